@@ -1,0 +1,51 @@
+//! `cargo mcp-contract diff OLD NEW`.
+
+use std::path::PathBuf;
+
+use mcp_contract::{diff_surfaces, load, report};
+
+use crate::output::{self, ColorChoice};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The old surface: a lockfile, a tools/list result (bare or JSON-RPC), an array of tools or one tool
+    old: PathBuf,
+    /// The new surface, in any of the same shapes
+    new: PathBuf,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Colour the human report
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+pub fn run(args: Args) -> u8 {
+    let old = match load::read_surface(&args.old) {
+        Ok(s) => s,
+        Err(e) => return output::input_error(&e),
+    };
+    let new = match load::read_surface(&args.new) {
+        Ok(s) => s,
+        Err(e) => return output::input_error(&e),
+    };
+    let report = diff_surfaces(&old, &new);
+    match args.format {
+        Format::Human => print!(
+            "{}",
+            report::render_human(&report, output::use_color(args.color))
+        ),
+        Format::Json => print!("{}", report::render_json(&report)),
+    }
+    if report.is_breaking() {
+        output::FAILED
+    } else {
+        output::OK
+    }
+}

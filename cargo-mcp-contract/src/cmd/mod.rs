@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod diff;
+pub mod rules;
+pub mod snapshot;

@@ -1,0 +1,58 @@
+//! `cargo mcp-contract`: the command-line front end. It parses arguments,
+//! calls the `mcp-contract` library and prints; no contract logic lives here.
+//!
+//! Exit status: 0 nothing breaking (or everything acknowledged), 1 a
+//! breaking change, 2 a usage or input error.
+
+mod cmd;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "cargo mcp-contract",
+    bin_name = "cargo mcp-contract",
+    version,
+    about = "Keep an MCP server's tool schemas a contract that cannot break by accident"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compare two tool surfaces and report every change by rule
+    Diff(cmd::diff::Args),
+    /// Write the canonical lockfile for a tool surface
+    Snapshot(cmd::snapshot::Args),
+    /// List every compatibility rule
+    Rules(cmd::rules::ListArgs),
+    /// Explain one rule
+    Explain(cmd::rules::ExplainArgs),
+}
+
+fn main() -> ExitCode {
+    // `cargo mcp-contract ...` runs us as `cargo-mcp-contract mcp-contract ...`.
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "mcp-contract") {
+        args.remove(1);
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let code = match cli.command {
+        Command::Diff(a) => cmd::diff::run(a),
+        Command::Snapshot(a) => cmd::snapshot::run(a),
+        Command::Rules(a) => cmd::rules::list(a),
+        Command::Explain(a) => cmd::rules::explain(a),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,357 @@
+//! `anyOf`/`oneOf`/`allOf`/`not`. Branches are paired by structure, never by
+//! position: each branch that must still be covered is tried against every
+//! branch of the other side, and the pairing with the fewest breaking
+//! changes wins. A schema without alternatives facing one with them is
+//! compared as a single branch, with the other side's sibling keywords
+//! distributed into its branches.
+
+use serde_json::{Map, Value};
+
+use super::keywords::{effective_enum, effective_types};
+use super::label;
+use super::schema::{Cx, Direction, Effect};
+use crate::schema::shape::{shape, Shape};
+use crate::schema::types::TypeSet;
+use crate::schema::ANNOTATION_KEYWORDS;
+
+fn alt_keyword(s: &Shape<'_>) -> Option<&'static str> {
+    ["anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| s.get(k).is_some_and(Value::is_array))
+}
+
+/// Handles `anyOf`/`oneOf`. Returns true when the whole node was compared
+/// here (alternatives differ in form), false when the caller must still
+/// compare the sibling keywords.
+pub(crate) fn compare_alternatives(
+    cx: &mut Cx<'_>,
+    so: &Shape<'_>,
+    sn: &Shape<'_>,
+    ptr: &str,
+    flip: bool,
+) -> bool {
+    let (ko, kn) = (alt_keyword(so), alt_keyword(sn));
+    match (ko, kn) {
+        (None, None) => false,
+        (Some(a), Some(b)) if a == b => {
+            let olds = branches(so, a);
+            let news = branches(sn, b);
+            pair_alternatives(cx, &olds, &news, ptr, (Some(a), Some(b)), flip);
+            false
+        }
+        _ => {
+            let root_o = cx.old_root;
+            let root_n = cx.new_root;
+            let olds = distributed(root_o, so, ko);
+            let news = distributed(root_n, sn, kn);
+            pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
+            true
+        }
+    }
+}
+
+fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {
+    s.get(kw)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The alternatives of a node with its sibling keywords merged into each
+/// (or the node itself when it has none).
+fn distributed(root: &Value, s: &Shape<'_>, kw: Option<&str>) -> Vec<Value> {
+    let Some(kw) = kw else {
+        return vec![Value::Object(s.map.clone().into_owned())];
+    };
+    let siblings: Map<String, Value> = s
+        .map
+        .iter()
+        .filter(|(k, _)| k.as_str() != kw)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    branches(s, kw)
+        .iter()
+        .map(|b| {
+            let bs = shape(root, b);
+            let mut merged = bs.map.into_owned();
+            let mut conflicts = Map::new();
+            for (k, v) in &siblings {
+                match merged.get(k) {
+                    Some(existing)
+                        if existing != v && !ANNOTATION_KEYWORDS.contains(&k.as_str()) =>
+                    {
+                        conflicts.insert(k.clone(), v.clone());
+                    }
+                    Some(_) => {}
+                    None => {
+                        merged.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            if !conflicts.is_empty() {
+                if let Value::Array(a) = merged
+                    .entry("allOf")
+                    .or_insert_with(|| Value::Array(vec![]))
+                {
+                    a.push(Value::Object(conflicts));
+                }
+            }
+            Value::Object(merged)
+        })
+        .collect()
+}
+
+/// What to report for a branch that finds no counterpart.
+struct Plan<'k> {
+    kw: (Option<&'k str>, Option<&'k str>),
+    dominant_is_old: bool,
+    dominant_missing: (&'static str, Effect),
+    extra: (&'static str, Effect),
+}
+
+fn pair_alternatives(
+    cx: &mut Cx<'_>,
+    olds: &[Value],
+    news: &[Value],
+    ptr: &str,
+    kw: (Option<&str>, Option<&str>),
+    flip: bool,
+) {
+    let plan = if cx.dir == Direction::Input {
+        Plan {
+            kw,
+            dominant_is_old: true,
+            dominant_missing: ("variant-removed", Effect::Narrowed),
+            extra: ("variant-added", Effect::Widened),
+        }
+    } else {
+        Plan {
+            kw,
+            dominant_is_old: false,
+            dominant_missing: ("variant-added", Effect::Widened),
+            extra: ("variant-removed", Effect::Narrowed),
+        }
+    };
+    pair(cx, olds, news, ptr, flip, &plan);
+}
+
+fn branch_ptr(ptr: &str, kw: Option<&str>, i: usize) -> String {
+    match kw {
+        Some(k) => format!("{ptr}/{k}/{i}"),
+        None => ptr.to_string(),
+    }
+}
+
+fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, plan: &Plan<'_>) {
+    let (dominant, other) = if plan.dominant_is_old {
+        (olds, news)
+    } else {
+        (news, olds)
+    };
+    let mut other_used = vec![false; other.len()];
+    for (di, d) in dominant.iter().enumerate() {
+        let mut best: Option<(usize, (usize, usize), Vec<super::Change>)> = None;
+        for (oi, o) in other.iter().enumerate() {
+            let (old_v, new_v, new_i) = if plan.dominant_is_old {
+                (d, o, oi)
+            } else {
+                (o, d, di)
+            };
+            let mut trial = cx.trial();
+            trial.cmp(old_v, new_v, &branch_ptr(ptr, plan.kw.1, new_i), flip);
+            let score = (trial.breaking_count(), trial.out.len());
+            if best.as_ref().is_none_or(|b| score < b.1) {
+                best = Some((oi, score, trial.out));
+            }
+        }
+        let (old_i, new_i) = |oi: usize| -> (usize, usize) {
+            if plan.dominant_is_old {
+                (di, oi)
+            } else {
+                (oi, di)
+            }
+        }(best.as_ref().map_or(0, |b| b.0));
+        let plausible = best.as_ref().is_some_and(|(oi, score, _)| {
+            score.0 == 0 || {
+                let (o, n) = if plan.dominant_is_old {
+                    (d, &other[*oi])
+                } else {
+                    (&other[*oi], d)
+                };
+                same_branch(cx, o, n)
+            }
+        });
+        match best {
+            Some((oi, _, changes)) if plausible => {
+                other_used[oi] = true;
+                cx.out.extend(changes);
+            }
+            _ => {
+                let (suffix, effect) = plan.dominant_missing;
+                let at = if plan.dominant_is_old {
+                    branch_ptr(ptr, plan.kw.0, old_i)
+                } else {
+                    branch_ptr(ptr, plan.kw.1, new_i)
+                };
+                let what = missing_what(cx, suffix, ptr, d);
+                cx.emit(suffix, effect, flip, &at, None, what);
+            }
+        }
+    }
+    for (oi, o) in other.iter().enumerate() {
+        if other_used[oi] {
+            continue;
+        }
+        let (mut suffix, mut effect) = plan.extra;
+        let at = if plan.dominant_is_old {
+            branch_ptr(ptr, plan.kw.1, oi)
+        } else {
+            branch_ptr(ptr, plan.kw.0, oi)
+        };
+        // A oneOf branch added on the side that gains it may overlap another branch.
+        let new_side_one_of =
+            plan.kw.1 == Some("oneOf") && suffix == "variant-added" && plan.dominant_is_old;
+        if new_side_one_of
+            && news
+                .iter()
+                .enumerate()
+                .any(|(j, other_branch)| j != oi && !disjoint(cx.new_root, o, other_branch))
+        {
+            suffix = "variant-overlap";
+            effect = Effect::Narrowed;
+        }
+        let what = missing_what(cx, suffix, ptr, o);
+        cx.emit(suffix, effect, flip, &at, None, what);
+    }
+}
+
+fn brief(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 80 {
+        format!("{}...", s.chars().take(77).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn missing_what(cx: &Cx<'_>, suffix: &str, ptr: &str, branch: &Value) -> String {
+    let place = label::describe(ptr, cx.dir);
+    match (cx.dir, suffix) {
+        (Direction::Input, "variant-removed") => format!("{place} no longer accepts the alternative {}: calls shaped like it are rejected", brief(branch)),
+        (Direction::Input, "variant-added") => format!("{place} now also accepts the alternative {}", brief(branch)),
+        (Direction::Input, "variant-overlap") => format!("{place} gained oneOf alternative {} that overlaps another: values matching both are rejected", brief(branch)),
+        (Direction::Output, "variant-added") => format!("{place} may now be {}: clients that handle only the old shapes break", brief(branch)),
+        (Direction::Output, "variant-removed") => format!("{place} is no longer {}", brief(branch)),
+        (_, "all-of-narrowed") => format!("{place} must now also satisfy {}", brief(branch)),
+        (_, "all-of-widened") => format!("{place} no longer must satisfy {}", brief(branch)),
+        _ => format!("{place}: alternative {} changed", brief(branch)),
+    }
+}
+
+/// Two branches are "the same branch, changed" when their types overlap.
+fn same_branch(cx: &Cx<'_>, old: &Value, new: &Value) -> bool {
+    let so = shape(cx.old_root, old);
+    let sn = shape(cx.new_root, new);
+    effective_types(&so).overlaps(effective_types(&sn))
+}
+
+/// Can no value match both branches? (disjoint types, or a required property
+/// whose allowed values are disjoint, as in tagged unions).
+fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
+    let (sa, sb) = (shape(root, a), shape(root, b));
+    if !effective_types(&sa).overlaps(effective_types(&sb)) {
+        return true;
+    }
+    let req = |s: &Shape<'_>| -> Vec<String> {
+        s.get("required")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (ra, rb) = (req(&sa), req(&sb));
+    for name in ra.iter().filter(|n| rb.contains(n)) {
+        let pa = sa.get("properties").and_then(|p| p.get(name));
+        let pb = sb.get("properties").and_then(|p| p.get(name));
+        if let (Some(pa), Some(pb)) = (pa, pb) {
+            let (xa, xb) = (shape(root, pa), shape(root, pb));
+            let va = effective_enum(&xa, TypeSet::from_keyword(xa.get("type")));
+            let vb = effective_enum(&xb, TypeSet::from_keyword(xb.get("type")));
+            if let (Some(va), Some(vb)) = (va, vb) {
+                if !va.iter().any(|v| vb.contains(v)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Residual `allOf` (after merging) and `not`.
+pub(crate) fn compare_all_of_and_not(
+    cx: &mut Cx<'_>,
+    so: &Shape<'_>,
+    sn: &Shape<'_>,
+    ptr: &str,
+    flip: bool,
+) {
+    let (ao, an) = (branches(so, "allOf"), branches(sn, "allOf"));
+    if ao != an {
+        let olds: Vec<Value> = ao.iter().filter(|b| !an.contains(b)).cloned().collect();
+        let news: Vec<Value> = an.iter().filter(|b| !ao.contains(b)).cloned().collect();
+        let plan = if cx.dir == Direction::Input {
+            Plan {
+                kw: (Some("allOf"), Some("allOf")),
+                dominant_is_old: false,
+                dominant_missing: ("all-of-narrowed", Effect::Narrowed),
+                extra: ("all-of-widened", Effect::Widened),
+            }
+        } else {
+            Plan {
+                kw: (Some("allOf"), Some("allOf")),
+                dominant_is_old: true,
+                dominant_missing: ("all-of-widened", Effect::Widened),
+                extra: ("all-of-narrowed", Effect::Narrowed),
+            }
+        };
+        pair(cx, &olds, &news, ptr, flip, &plan);
+    }
+    let place = label::describe(ptr, cx.dir);
+    match (so.get("not"), sn.get("not")) {
+        (Some(o), Some(n)) => cx.cmp(o, n, &format!("{ptr}/not"), !flip),
+        (None, Some(n)) => {
+            let what = if n.as_object().is_some_and(Map::is_empty) || n == &Value::Bool(true) {
+                match cx.dir {
+                    Direction::Input => format!("{place} now rejects every value (false schema): every call that sends it is rejected"),
+                    Direction::Output => format!("{place} can no longer be present"),
+                }
+            } else {
+                format!("{place} now excludes values matching {}", brief(n))
+            };
+            cx.emit(
+                "not-narrowed",
+                Effect::Narrowed,
+                flip,
+                &format!("{ptr}/not"),
+                None,
+                what,
+            );
+        }
+        (Some(o), None) => {
+            let what = format!("{place} no longer excludes values matching {}", brief(o));
+            cx.emit(
+                "not-widened",
+                Effect::Widened,
+                flip,
+                &format!("{ptr}/not"),
+                None,
+                what,
+            );
+        }
+        (None, None) => {}
+    }
+}

@@ -1,0 +1,478 @@
+//! The schema comparator: walks an old and a new schema side by side and
+//! reports each difference as narrowing or widening of the set of values
+//! accepted, which the direction (input or output) turns into a rule id.
+//!
+//! References are followed lazily; a pair of reference targets is compared
+//! once, which terminates on recursive schemas and keeps shared definitions
+//! linear. Inside `not`, narrowing and widening swap.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::label;
+use super::Change;
+use crate::rules::{self, Severity};
+use crate::schema::shape::{shape, Shape};
+use crate::schema::{refs, ANNOTATION_KEYWORDS};
+
+/// Which side of the wire reads values of this schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Read by the server: narrowing breaks callers.
+    Input,
+    /// Read by clients: widening breaks them.
+    Output,
+}
+
+impl Direction {
+    pub fn namespace(self) -> &'static str {
+        match self {
+            Direction::Input => "input",
+            Direction::Output => "output",
+        }
+    }
+}
+
+/// How a keyword change moves the set of accepted values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Effect {
+    /// New accepts fewer values.
+    Narrowed,
+    /// New accepts more values.
+    Widened,
+    /// Neither includes the other (or the engine cannot tell).
+    Changed,
+    /// No effect on which values are valid (annotations).
+    Neutral,
+}
+
+/// Deepest schema nesting the comparator follows.
+const MAX_DEPTH: usize = 200;
+
+pub(crate) struct Cx<'a> {
+    pub old_root: &'a Value,
+    pub new_root: &'a Value,
+    pub tool: &'a str,
+    pub dir: Direction,
+    /// Equal sub-schemas may be skipped: references resolve the same on both sides.
+    fast_equal: bool,
+    visited: HashSet<(String, String, bool)>,
+    pub out: Vec<Change>,
+    depth: usize,
+}
+
+/// Compares two schemas; `prefix` is the pointer of the schema inside the tool.
+pub(crate) fn compare_schemas(
+    old: &Value,
+    new: &Value,
+    dir: Direction,
+    tool: &str,
+    prefix: &str,
+) -> Vec<Change> {
+    let old = default_null(old);
+    let new = default_null(new);
+    let mut cx = Cx::new(old, new, dir, tool);
+    cx.cmp(old, new, prefix, false);
+    cx.out
+}
+
+/// A tool published with `"inputSchema": null` takes an object of anything.
+fn default_null(v: &Value) -> &Value {
+    static OBJECT: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    if v.is_null() {
+        OBJECT.get_or_init(|| serde_json::json!({"type": "object"}))
+    } else {
+        v
+    }
+}
+
+impl<'a> Cx<'a> {
+    fn new(old_root: &'a Value, new_root: &'a Value, dir: Direction, tool: &'a str) -> Self {
+        Cx {
+            old_root,
+            new_root,
+            tool,
+            dir,
+            fast_equal: refs_resolve_alike(old_root, new_root),
+            visited: HashSet::new(),
+            out: vec![],
+            depth: 0,
+        }
+    }
+
+    /// A throw-away comparator over the same roots, for trial pairings.
+    pub fn trial(&self) -> Cx<'a> {
+        Cx {
+            old_root: self.old_root,
+            new_root: self.new_root,
+            tool: self.tool,
+            dir: self.dir,
+            fast_equal: self.fast_equal,
+            visited: self.visited.clone(),
+            out: vec![],
+            depth: self.depth,
+        }
+    }
+
+    pub fn breaking_count(&self) -> usize {
+        self.out
+            .iter()
+            .filter(|c| c.severity == Severity::Breaking)
+            .count()
+    }
+
+    /// Records a change. `suffix` names the rule within the direction's
+    /// namespace; inside `not` (flip) polar effects swap and annotations vanish.
+    pub fn emit(
+        &mut self,
+        suffix: &str,
+        effect: Effect,
+        flip: bool,
+        pointer: &str,
+        subject: Option<&str>,
+        what: String,
+    ) {
+        let suffix = if flip {
+            match effect {
+                Effect::Narrowed => "not-widened",
+                Effect::Widened => "not-narrowed",
+                Effect::Changed => "constraint-changed",
+                Effect::Neutral => return,
+            }
+        } else {
+            suffix
+        };
+        let id = format!("{}.{}", self.dir.namespace(), suffix);
+        let rule = rules::registered(&id);
+        let what = if flip {
+            format!("inside `not`: {what}")
+        } else {
+            what
+        };
+        let message = match rule.severity {
+            Severity::Breaking | Severity::Behavioral => {
+                format!("{what}; {}", rules::fix_for(rule, self.tool))
+            }
+            _ => what,
+        };
+        let mut change = Change::new(rule.id, self.tool, pointer.to_string(), message);
+        if let Some(s) = subject {
+            change = change.with_subject(s);
+        }
+        self.out.push(change);
+    }
+
+    /// Compares one old node with one new node at `ptr`.
+    pub fn cmp(&mut self, old: &Value, new: &Value, ptr: &str, flip: bool) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        if self.fast_equal && old == new {
+            return;
+        }
+        let so = shape(self.old_root, old);
+        let sn = shape(self.new_root, new);
+        if so.via.is_some() || sn.via.is_some() {
+            let key = (
+                so.via.clone().unwrap_or_else(|| format!("@{ptr}")),
+                sn.via.clone().unwrap_or_else(|| format!("@{ptr}")),
+                flip,
+            );
+            if !self.visited.insert(key) {
+                return;
+            }
+        }
+        self.depth += 1;
+        self.cmp_shapes(&so, &sn, ptr, flip);
+        self.depth -= 1;
+    }
+
+    /// Compares two already-normalized nodes.
+    pub fn cmp_shapes(&mut self, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
+        if self.fast_equal && so.map == sn.map {
+            return;
+        }
+        // Alternatives that differ in form are compared branch against branch.
+        if super::alternatives::compare_alternatives(self, so, sn, ptr, flip) {
+            return;
+        }
+        let types = super::keywords::compare_types_and_values(self, so, sn, ptr, flip);
+        super::keywords::compare_type_specific(self, so, sn, ptr, flip, types);
+        super::alternatives::compare_all_of_and_not(self, so, sn, ptr, flip);
+        self.compare_opaque(so, sn, ptr, flip);
+        self.compare_annotations(so, sn, ptr, flip);
+    }
+
+    /// Keywords the engine does not compare for inclusion: any change is reported as such.
+    fn compare_opaque(&mut self, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
+        let opaque = [
+            "if",
+            "then",
+            "else",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "contentSchema",
+            "$dynamicRef",
+            "$recursiveRef",
+            "dependentSchemas",
+            "$ref",
+        ];
+        for kw in opaque {
+            let (o, n) = (so.get(kw), sn.get(kw));
+            if o != n {
+                let what = format!("`{kw}` of {} changed", label::describe(ptr, self.dir));
+                self.emit(
+                    "constraint-changed",
+                    Effect::Changed,
+                    flip,
+                    &format!("{ptr}/{kw}"),
+                    None,
+                    what,
+                );
+            }
+        }
+        // draft-07 `dependencies` with schema values
+        let schema_deps = |s: &Shape<'_>| -> Option<Value> {
+            let deps = s.get("dependencies")?.as_object()?;
+            let m: serde_json::Map<String, Value> = deps
+                .iter()
+                .filter(|(_, v)| !v.is_array())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            (!m.is_empty()).then_some(Value::Object(m))
+        };
+        if schema_deps(so) != schema_deps(sn) {
+            let what = format!(
+                "schema dependencies of {} changed",
+                label::describe(ptr, self.dir)
+            );
+            self.emit(
+                "constraint-changed",
+                Effect::Changed,
+                flip,
+                &format!("{ptr}/dependencies"),
+                None,
+                what,
+            );
+        }
+    }
+
+    fn compare_annotations(&mut self, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
+        let place = label::describe(ptr, self.dir);
+        if so.get("description") != sn.get("description") {
+            let what = match (so.get("description"), sn.get("description")) {
+                (None, Some(_)) => format!("{place} gained a description"),
+                (Some(_), None) => format!("{place} lost its description"),
+                _ => format!("the description of {place} changed"),
+            };
+            self.emit(
+                "description-changed",
+                Effect::Neutral,
+                flip,
+                &format!("{ptr}/description"),
+                None,
+                what,
+            );
+        }
+        let (od, nd) = (so.get("default"), sn.get("default"));
+        if od != nd {
+            let at = format!("{ptr}/default");
+            match (self.dir, od, nd) {
+                (Direction::Input, Some(o), Some(n)) => {
+                    let what = format!("the default of {place} changed from {o} to {n}: callers that omit it now silently get {n}");
+                    self.emit("default-changed", Effect::Neutral, flip, &at, None, what)
+                }
+                (Direction::Input, None, Some(n)) => {
+                    let what = format!("{place} now declares default {n}: the handler must apply exactly this value when it is omitted");
+                    self.emit("default-added", Effect::Neutral, flip, &at, None, what)
+                }
+                (Direction::Input, Some(o), None) => {
+                    let what = format!("{place} no longer declares its default {o}");
+                    self.emit("default-removed", Effect::Neutral, flip, &at, None, what)
+                }
+                (Direction::Output, _, _) => {
+                    let what = format!("the declared default of {place} changed");
+                    self.emit("default-changed", Effect::Neutral, flip, &at, None, what)
+                }
+                _ => {}
+            }
+        }
+        let deprecated = |s: &Shape<'_>| s.get("deprecated") == Some(&Value::Bool(true));
+        if !deprecated(so) && deprecated(sn) {
+            let what = format!("{place} is now deprecated");
+            self.emit(
+                "deprecated",
+                Effect::Neutral,
+                flip,
+                &format!("{ptr}/deprecated"),
+                None,
+                what,
+            );
+        }
+        let mut annotation_keys = vec![];
+        let mut extension_keys = vec![];
+        let mut unknown_keys = vec![];
+        let keys: std::collections::BTreeSet<&String> =
+            so.map.keys().chain(sn.map.keys()).collect();
+        for k in keys {
+            if so.get(k) == sn.get(k) {
+                continue;
+            }
+            if k.starts_with("x-") {
+                extension_keys.push(k.as_str());
+            } else if k == "deprecated" {
+                if deprecated(so) {
+                    annotation_keys.push(k.as_str());
+                }
+            } else if ["description", "default"].contains(&k.as_str()) {
+            } else if ANNOTATION_KEYWORDS.contains(&k.as_str())
+                || k == "$defs"
+                || k == "definitions"
+            {
+                if k != "$defs" && k != "definitions" {
+                    annotation_keys.push(k.as_str());
+                }
+            } else if !KNOWN_KEYWORDS.contains(&k.as_str()) {
+                unknown_keys.push(k.as_str());
+            }
+        }
+        if !annotation_keys.is_empty() {
+            let what = format!(
+                "annotation{} {} of {place} changed",
+                plural(&annotation_keys),
+                quote_list(&annotation_keys)
+            );
+            self.emit(
+                "annotation-changed",
+                Effect::Neutral,
+                flip,
+                ptr,
+                Some(&annotation_keys.join(",")),
+                what,
+            );
+        }
+        if !extension_keys.is_empty() {
+            let what = format!(
+                "extension{} {} of {place} changed",
+                plural(&extension_keys),
+                quote_list(&extension_keys)
+            );
+            self.emit(
+                "extension-changed",
+                Effect::Neutral,
+                flip,
+                ptr,
+                Some(&extension_keys.join(",")),
+                what,
+            );
+        }
+        for k in unknown_keys {
+            let what =
+                format!("keyword `{k}` of {place}, which JSON Schema does not define, changed");
+            self.emit(
+                "keyword-changed",
+                Effect::Neutral,
+                flip,
+                &format!("{ptr}/{}", crate::lockfile::escape_pointer(k)),
+                None,
+                what,
+            );
+        }
+    }
+}
+
+fn plural(v: &[&str]) -> &'static str {
+    if v.len() == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn quote_list(v: &[&str]) -> String {
+    v.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Validation keywords the comparator understands (anything else that is not
+/// an annotation or an `x-*` extension is reported as an unknown keyword).
+pub(crate) const KNOWN_KEYWORDS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "minProperties",
+    "maxProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "contentSchema",
+];
+
+/// True when every local reference in both documents points into `$defs` or
+/// `definitions` and those are equal: then textually equal sub-schemas are
+/// equal in meaning and may be skipped.
+fn refs_resolve_alike(old: &Value, new: &Value) -> bool {
+    if old.get("$defs") != new.get("$defs") || old.get("definitions") != new.get("definitions") {
+        return false;
+    }
+    fn refs_into_defs(v: &Value) -> bool {
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Object(m) => {
+                    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+                        if refs::is_local(r)
+                            && !(r.starts_with("#/$defs/") || r.starts_with("#/definitions/"))
+                        {
+                            return false;
+                        }
+                    }
+                    stack.extend(m.values());
+                }
+                Value::Array(a) => stack.extend(a.iter()),
+                _ => {}
+            }
+        }
+        true
+    }
+    refs_into_defs(old) && refs_into_defs(new)
+}

@@ -1,0 +1,311 @@
+//! Tool-level comparison: presence, name rules, title/description/version,
+//! annotations (with the specification's defaults applied to omitted
+//! hints), extra keys, and the input and output schemas.
+
+use serde_json::{Map, Value};
+
+use super::schema::{compare_schemas, Direction};
+use super::Change;
+use crate::lockfile::escape_pointer;
+use crate::model::Tool;
+use crate::rules;
+
+fn with_fix(rule: &str, tool: &str, what: String) -> String {
+    let r = rules::registered(rule);
+    format!("{what}; {}", rules::fix_for(r, tool))
+}
+
+/// `tool.removed`, with a rename hint when one is likely.
+pub(crate) fn removed(old: &Tool, renamed_to: Option<&str>) -> Change {
+    let what = match renamed_to {
+        Some(to) => format!(
+            "tool `{}` was removed, probably renamed to `{to}` (near-identical schema): every cached call to `{}` now fails",
+            old.name, old.name
+        ),
+        None => format!("tool `{}` was removed: every cached call to it now fails", old.name),
+    };
+    let mut c = Change::new(
+        "tool.removed",
+        &old.name,
+        String::new(),
+        with_fix("tool.removed", &old.name, what),
+    )
+    .with_subject(old.name.clone());
+    c.hint = renamed_to.map(|t| format!("probable rename to `{t}`"));
+    c
+}
+
+/// `tool.added` (and a name check).
+pub(crate) fn added(new: &Tool, renamed_from: Option<&str>) -> Vec<Change> {
+    let what = match renamed_from {
+        Some(from) => format!(
+            "tool `{}` was added (probably the new name of `{from}`)",
+            new.name
+        ),
+        None => format!("tool `{}` was added", new.name),
+    };
+    let mut c =
+        Change::new("tool.added", &new.name, String::new(), what).with_subject(new.name.clone());
+    c.hint = renamed_from.map(|f| format!("probable rename of `{f}`"));
+    let mut out = vec![c];
+    out.extend(name_check(new));
+    out
+}
+
+/// The MCP naming rule: 1 to 128 characters of `A-Za-z0-9_-.`.
+pub fn name_is_valid(name: &str) -> bool {
+    (1..=128).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+fn name_check(tool: &Tool) -> Option<Change> {
+    if name_is_valid(&tool.name) {
+        return None;
+    }
+    let what = format!("tool name {:?} breaks the MCP naming rules", tool.name);
+    Some(Change::new(
+        "tool.name-invalid",
+        &tool.name,
+        "/name".into(),
+        with_fix("tool.name-invalid", &tool.name, what),
+    ))
+}
+
+/// Every change between two versions of the same tool.
+pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
+    let name = new.name.as_str();
+    let mut out = vec![];
+    if old.title != new.title {
+        let what = format!(
+            "title {:?} -> {:?}",
+            old.title.as_deref().unwrap_or(""),
+            new.title.as_deref().unwrap_or("")
+        );
+        out.push(Change::new(
+            "tool.title-changed",
+            name,
+            "/title".into(),
+            with_fix("tool.title-changed", name, what),
+        ));
+    }
+    if old.description != new.description {
+        let what = "the tool's description changed: models may now route different requests to it"
+            .to_string();
+        out.push(Change::new(
+            "tool.description-changed",
+            name,
+            "/description".into(),
+            with_fix("tool.description-changed", name, what),
+        ));
+    }
+    if old.version != new.version {
+        let show = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_else(|| "none".into());
+        let what = format!(
+            "major version {} -> {} under the same name",
+            show(old.version),
+            show(new.version)
+        );
+        out.push(Change::new(
+            "tool.version-changed",
+            name,
+            "/version".into(),
+            with_fix("tool.version-changed", name, what),
+        ));
+    }
+    out.extend(annotations(old, new));
+    out.extend(extras(old, new));
+    out.extend(compare_schemas(
+        &old.input_schema,
+        &new.input_schema,
+        Direction::Input,
+        name,
+        "/inputSchema",
+    ));
+    match (&old.output_schema, &new.output_schema) {
+        (Some(o), Some(n)) => out.extend(compare_schemas(
+            o,
+            n,
+            Direction::Output,
+            name,
+            "/outputSchema",
+        )),
+        (None, Some(_)) => out.push(Change::new(
+            "tool.output-schema-added",
+            name,
+            "/outputSchema".into(),
+            "the tool now declares an outputSchema (structured results)".into(),
+        )),
+        (Some(_), None) => {
+            let what = "the tool no longer declares an outputSchema: clients that read structuredContent lose its shape".to_string();
+            out.push(Change::new(
+                "tool.output-schema-removed",
+                name,
+                "/outputSchema".into(),
+                with_fix("tool.output-schema-removed", name, what),
+            ));
+        }
+        (None, None) => {}
+    }
+    out
+}
+
+/// The four hints with the specification's defaults applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hints {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+impl Hints {
+    /// Effective hints: readOnly defaults to false, destructive to true (and
+    /// means nothing for a read-only tool), idempotent to false (a read-only
+    /// tool is idempotent), openWorld to true.
+    pub fn of(annotations: Option<&Map<String, Value>>) -> Hints {
+        let get = |k: &str| annotations.and_then(|a| a.get(k)).and_then(Value::as_bool);
+        let read_only = get("readOnlyHint").unwrap_or(false);
+        Hints {
+            read_only,
+            destructive: !read_only && get("destructiveHint").unwrap_or(true),
+            idempotent: read_only || get("idempotentHint").unwrap_or(false),
+            open_world: get("openWorldHint").unwrap_or(true),
+        }
+    }
+}
+
+const HINT_KEYS: &[&str] = &[
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+    "title",
+];
+
+fn annotations(old: &Tool, new: &Tool) -> Vec<Change> {
+    let name = new.name.as_str();
+    let (ho, hn) = (
+        Hints::of(old.annotations.as_ref()),
+        Hints::of(new.annotations.as_ref()),
+    );
+    let mut out = vec![];
+    let mut push = |rule: &'static str, key: &str, what: String| {
+        let r = rules::registered(rule);
+        let message = if r.severity >= rules::Severity::Behavioral {
+            with_fix(rule, name, what)
+        } else {
+            what
+        };
+        out.push(Change::new(
+            rule,
+            name,
+            format!("/annotations/{key}"),
+            message,
+        ));
+    };
+    if ho.read_only && !hn.read_only {
+        push("annotations.read-only-removed", "readOnlyHint", "the tool is no longer read-only: clients that auto-approve read-only tools now let it modify its environment unasked".into());
+    }
+    if !ho.read_only && hn.read_only {
+        push(
+            "annotations.read-only-added",
+            "readOnlyHint",
+            "the tool is now read-only".into(),
+        );
+    }
+    if !ho.destructive && hn.destructive {
+        push("annotations.destructive-added", "destructiveHint", "the tool may now perform destructive updates (effective destructiveHint false -> true): calls made without confirmation can now destroy data".into());
+    }
+    if ho.destructive && !hn.destructive {
+        push(
+            "annotations.destructive-removed",
+            "destructiveHint",
+            "the tool no longer performs destructive updates".into(),
+        );
+    }
+    if ho.idempotent && !hn.idempotent {
+        push("annotations.idempotent-removed", "idempotentHint", "the tool is no longer idempotent: clients that retry on timeout can now repeat its effect".into());
+    }
+    if !ho.idempotent && hn.idempotent {
+        push(
+            "annotations.idempotent-added",
+            "idempotentHint",
+            "the tool is now idempotent".into(),
+        );
+    }
+    if !ho.open_world && hn.open_world {
+        push(
+            "annotations.open-world-added",
+            "openWorldHint",
+            "the tool may now reach external systems (effective openWorldHint false -> true)"
+                .into(),
+        );
+    }
+    if ho.open_world && !hn.open_world {
+        push(
+            "annotations.open-world-removed",
+            "openWorldHint",
+            "the tool is now closed-world".into(),
+        );
+    }
+    let get = |t: &Tool, k: &str| t.annotations.as_ref().and_then(|a| a.get(k)).cloned();
+    if get(old, "title") != get(new, "title") {
+        push(
+            "annotations.title-changed",
+            "title",
+            "the annotations' display title changed".into(),
+        );
+    }
+    let keys: std::collections::BTreeSet<String> = old
+        .annotations
+        .iter()
+        .chain(new.annotations.iter())
+        .flat_map(|a| a.keys().cloned())
+        .filter(|k| !HINT_KEYS.contains(&k.as_str()))
+        .collect();
+    for k in keys {
+        if get(old, &k) != get(new, &k) {
+            push(
+                "annotations.extension-changed",
+                &escape_pointer(&k),
+                format!("annotation `{k}` changed"),
+            );
+        }
+    }
+    out
+}
+
+fn extras(old: &Tool, new: &Tool) -> Vec<Change> {
+    let name = new.name.as_str();
+    let keys: std::collections::BTreeSet<&String> =
+        old.extra.keys().chain(new.extra.keys()).collect();
+    let mut out = vec![];
+    for k in keys {
+        if old.extra.get(k) == new.extra.get(k) {
+            continue;
+        }
+        let ptr = format!("/{}", escape_pointer(k));
+        let c = if k == "execution" {
+            let what = "the tool's execution settings changed".to_string();
+            Change::new(
+                "tool.execution-changed",
+                name,
+                ptr,
+                with_fix("tool.execution-changed", name, what),
+            )
+        } else if k.starts_with("x-") {
+            Change::new(
+                "meta.extension-changed",
+                name,
+                ptr,
+                format!("extension `{k}` changed"),
+            )
+        } else {
+            Change::new("meta.changed", name, ptr, format!("`{k}` changed"))
+        };
+        out.push(c);
+    }
+    out
+}

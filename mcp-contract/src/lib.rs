@@ -1,0 +1,26 @@
+//! `mcp-contract`: the model, canonical lockfile and compatibility engine behind
+//! `cargo mcp-contract`.
+//!
+//! An MCP server's tool surface (names, descriptions, `inputSchema`,
+//! `outputSchema`, annotations) is a contract with every agent, saved prompt
+//! and orchestrator that cached it. This crate turns that surface into a
+//! deterministic lockfile ([`lockfile`]) and decides, rule by rule
+//! ([`rules`]), whether a change between two surfaces breaks the callers that
+//! depend on it ([`diff`]). Binaries and build scripts only parse arguments and
+//! print; the logic lives here.
+
+pub mod canonical;
+pub mod diff;
+pub mod error;
+pub mod json;
+pub mod load;
+pub mod lockfile;
+pub mod model;
+pub mod report;
+pub mod rules;
+pub mod schema;
+
+pub use diff::{diff_surfaces, Change, DiffReport};
+pub use error::InputError;
+pub use model::{Surface, Tool};
+pub use rules::{Rule, Severity, RULES};

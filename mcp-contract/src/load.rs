@@ -1,0 +1,238 @@
+//! Reading a tool surface from whatever the user has at hand: a lockfile, a
+//! `tools/list` result (bare or inside a JSON-RPC response), an array of
+//! tools, or a single tool object. Every failure is an [`InputError`] naming
+//! the file and the place in it.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::error::InputError;
+use crate::lockfile;
+use crate::model::{Surface, Tool, MODELED_KEYS};
+use crate::schema::refs;
+
+/// Reads and parses `path` as a surface in any supported shape.
+pub fn read_surface(path: &Path) -> Result<Surface, InputError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        InputError::new(&name, format!("cannot read file: {e}"))
+            .fix("check the path and that the file is readable")
+    })?;
+    parse_surface(&bytes, &name)
+}
+
+/// Decodes UTF-8, rejects merge-conflict markers and parses JSON, with positions.
+pub fn parse_json(bytes: &[u8], file: &str) -> Result<Value, InputError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let (line, col) = line_col(&bytes[..e.valid_up_to()]);
+        InputError::new(file, "file is not valid UTF-8")
+            .at(format!("line {line}, column {col}"))
+            .fix("save the file as UTF-8")
+    })?;
+    if let Some(line) = conflict_marker_line(text) {
+        return Err(InputError::new(file, "unresolved merge-conflict marker")
+            .at(format!("line {line}, column 1"))
+            .fix("resolve the conflict: take either side, then regenerate with `cargo build` or `cargo mcp-contract snapshot`"));
+    }
+    crate::json::from_str(text).map_err(|e| InputError::from_json(file, &e))
+}
+
+fn line_col(prefix: &[u8]) -> (usize, usize) {
+    let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = prefix.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, col)
+}
+
+/// The 1-based line of the first `<<<<<<<`, `=======` or `>>>>>>>` marker line.
+pub fn conflict_marker_line(text: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            l.starts_with("<<<<<<<")
+                || l.starts_with(">>>>>>>")
+                || l == "======="
+                || l.starts_with("======= ")
+        })
+        .map(|i| i + 1)
+}
+
+/// Parses bytes as a surface in any supported shape.
+pub fn parse_surface(bytes: &[u8], file: &str) -> Result<Surface, InputError> {
+    let value = parse_json(bytes, file)?;
+    surface_from_value(&value, file)
+}
+
+/// Interprets an already parsed JSON document as a surface.
+pub fn surface_from_value(value: &Value, file: &str) -> Result<Surface, InputError> {
+    let surface = match value {
+        Value::Object(m) if m.contains_key("lockfile_version") => lockfile::from_value(value, file)?,
+        Value::Object(m) if m.contains_key("jsonrpc") => {
+            if let Some(err) = m.get("error") {
+                return Err(InputError::new(file, format!("the JSON-RPC response is an error: {err}"))
+                    .at("/error")
+                    .fix("capture a successful tools/list response"));
+            }
+            let result = m.get("result").ok_or_else(|| {
+                InputError::new(file, "JSON-RPC response has no `result`")
+                    .at("")
+                    .fix("capture the response to a tools/list request")
+            })?;
+            tools_from_list(result, file, "/result")?
+        }
+        Value::Object(m) if m.contains_key("tools") => tools_from_list(value, file, "")?,
+        Value::Array(items) => tools_from_array(items, file, "")?,
+        Value::Object(m) if m.contains_key("name") => {
+            let mut s = Surface::new();
+            s.insert(tool_from_value(value, file, "")?);
+            s
+        }
+        _ => {
+            return Err(InputError::new(
+                file,
+                "not a tool surface: expected a lockfile, a tools/list result ({\"tools\": [...]}), a JSON-RPC response, an array of tools or one tool object",
+            )
+            .at("/")
+            .fix("pass the lockfile or a captured tools/list response"))
+        }
+    };
+    Ok(surface)
+}
+
+fn tools_from_list(value: &Value, file: &str, at: &str) -> Result<Surface, InputError> {
+    match value.get("tools") {
+        Some(Value::Array(items)) => tools_from_array(items, file, &format!("{at}/tools")),
+        _ => Err(
+            InputError::new(file, "expected `tools` to be an array of tool objects")
+                .at(format!("{at}/tools"))
+                .fix("capture the result of a tools/list request"),
+        ),
+    }
+}
+
+fn tools_from_array(items: &[Value], file: &str, at: &str) -> Result<Surface, InputError> {
+    let mut s = Surface::new();
+    for (i, item) in items.iter().enumerate() {
+        let ptr = format!("{at}/{i}");
+        let tool = tool_from_value(item, file, &ptr)?;
+        let name = tool.name.clone();
+        if s.insert(tool).is_some() {
+            return Err(InputError::new(file, format!("duplicate tool `{name}`"))
+                .at(ptr)
+                .fix("a surface publishes each tool name once; remove or rename one of them"));
+        }
+    }
+    Ok(s)
+}
+
+/// Parses one tool object (as published by `tools/list`).
+pub fn tool_from_value(value: &Value, file: &str, at: &str) -> Result<Tool, InputError> {
+    let m = value.as_object().ok_or_else(|| {
+        InputError::new(file, "expected a tool object")
+            .at(at_or_root(at))
+            .fix("each tool is an object with at least `name` and `inputSchema`")
+    })?;
+    let name = match m.get("name") {
+        Some(Value::String(n)) => n.clone(),
+        _ => {
+            return Err(InputError::new(file, "tool has no string `name`")
+                .at(format!("{at}/name"))
+                .fix("give every tool a `name`"))
+        }
+    };
+    tool_from_map(name, m, file, at)
+}
+
+/// Builds a tool from its fields; `name` comes from the object or the lockfile key.
+pub(crate) fn tool_from_map(
+    name: String,
+    m: &Map<String, Value>,
+    file: &str,
+    at: &str,
+) -> Result<Tool, InputError> {
+    let opt_string = |key: &str| -> Result<Option<String>, InputError> {
+        match m.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(InputError::new(
+                file,
+                format!("`{key}` of tool `{name}` must be a string"),
+            )
+            .at(format!("{at}/{key}"))
+            .fix(format!("make `{key}` a string or remove it"))),
+        }
+    };
+    let version = match m.get("version") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().ok_or_else(|| {
+            InputError::new(
+                file,
+                format!("`version` of tool `{name}` must be a non-negative integer"),
+            )
+            .at(format!("{at}/version"))
+            .fix("use the contract's major version number, e.g. 1")
+        })?),
+    };
+    let annotations = match m.get("annotations") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(a)) => Some(a.clone()),
+        Some(_) => {
+            return Err(InputError::new(
+                file,
+                format!("`annotations` of tool `{name}` must be an object"),
+            )
+            .at(format!("{at}/annotations"))
+            .fix("annotations is an object of hints such as {\"readOnlyHint\": true}"))
+        }
+    };
+    let schema = |key: &str| -> Result<Option<Value>, InputError> {
+        match m.get(key) {
+            None => Ok(None),
+            Some(v @ (Value::Object(_) | Value::Bool(_) | Value::Null)) => Ok(Some(v.clone())),
+            Some(_) => Err(InputError::new(
+                file,
+                format!("`{key}` of tool `{name}` must be a JSON Schema object"),
+            )
+            .at(format!("{at}/{key}"))
+            .fix(format!(
+                "make `{key}` an object such as {{\"type\": \"object\"}}"
+            ))),
+        }
+    };
+    let input_schema = schema("inputSchema")?.unwrap_or(Value::Null);
+    let output_schema = schema("outputSchema")?.filter(|v| !v.is_null());
+    for (key, schema) in [
+        ("inputSchema", Some(&input_schema)),
+        ("outputSchema", output_schema.as_ref()),
+    ] {
+        if let Some(schema) = schema {
+            refs::validate(schema).map_err(|e| {
+                InputError::new(file, format!("tool `{name}`: {}", e.message))
+                    .at(format!("{at}/{key}{}", e.pointer))
+                    .fix(e.fix)
+            })?;
+        }
+    }
+    let extra = m
+        .iter()
+        .filter(|(k, _)| !MODELED_KEYS.contains(&k.as_str()) && k.as_str() != "digest")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Ok(Tool {
+        title: opt_string("title")?,
+        description: opt_string("description")?,
+        name,
+        version,
+        annotations,
+        input_schema,
+        output_schema,
+        extra,
+    })
+}
+
+fn at_or_root(at: &str) -> String {
+    if at.is_empty() {
+        "/".to_string()
+    } else {
+        at.to_string()
+    }
+}

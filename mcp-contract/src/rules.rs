@@ -1,0 +1,741 @@
+//! Every compatibility rule, registered as data in one place.
+//!
+//! A rule has a stable id (namespaced by what it concerns: `tool.`,
+//! `input.`, `output.`, `annotations.`, `meta.`), a severity, a one-line
+//! summary, an explanation of who breaks and why, an example and the usual
+//! fix. The engine refers to rules only by id through [`rule`], and a test
+//! fails if the engine emits an id that is not registered here or a
+//! registered rule has no fixture pair that fires it and one that must not.
+
+use std::fmt;
+
+/// How a change affects the callers that depend on the surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Formatting, ordering, `x-*` extensions: nobody's behaviour changes.
+    Cosmetic,
+    /// Something new that no existing caller can trip over.
+    Additive,
+    /// No call fails, but meaning or routing may change (descriptions, defaults added, deprecations).
+    Behavioral,
+    /// Some call that was valid is now rejected or means something else, or a client can receive what it did not expect.
+    Breaking,
+}
+
+impl Severity {
+    pub const ALL: [Severity; 4] = [
+        Severity::Breaking,
+        Severity::Behavioral,
+        Severity::Additive,
+        Severity::Cosmetic,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Breaking => "breaking",
+            Severity::Behavioral => "behavioral",
+            Severity::Additive => "additive",
+            Severity::Cosmetic => "cosmetic",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Severity> {
+        Severity::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One registered rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    pub id: &'static str,
+    pub severity: Severity,
+    /// One line: what changed.
+    pub summary: &'static str,
+    /// Who breaks and why.
+    pub explanation: &'static str,
+    /// A minimal before → after.
+    pub example: &'static str,
+    /// What to do instead; `{tool}` is replaced by the tool's name.
+    pub fix: &'static str,
+}
+
+/// Looks a rule up by id.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// The rule for `id`; panics on an unregistered id, which is a bug in the
+/// engine (the registry test catches it), never something user input causes.
+pub(crate) fn registered(id: &str) -> &'static Rule {
+    rule(id).unwrap_or_else(|| panic!("rule `{id}` is emitted but not registered in rules.rs"))
+}
+
+/// The usual fix for a rule, with the tool's name filled in.
+pub fn fix_for(rule: &Rule, tool: &str) -> String {
+    rule.fix.replace("{tool}", tool)
+}
+
+macro_rules! rules {
+    ($( $id:literal $sev:ident { $summary:literal, $expl:literal, $example:literal, $fix:literal } )*) => {
+        /// All rules, in the order `cargo mcp-contract rules` lists them.
+        pub static RULES: &[Rule] = &[
+            $( Rule { id: $id, severity: Severity::$sev, summary: $summary, explanation: $expl, example: $example, fix: $fix }, )*
+        ];
+    };
+}
+
+rules! {
+    // ---- tool level ---------------------------------------------------------
+    "tool.removed" Breaking {
+        "a tool was removed",
+        "Agents, saved prompts and orchestrators that cached the tool list keep calling the old name; every such call now fails with 'unknown tool'. When a removed and an added tool have near-identical schemas the message says it is probably a rename.",
+        "tools: [search_docs] -> tools: [find_docs]",
+        "keep serving the old name until its callers have migrated (record the removal condition in contracts/migrations.toml), or publish the new one beside it"
+    }
+    "tool.added" Additive {
+        "a tool was added",
+        "No existing caller knows the name, so none can break; models that re-list tools will see it.",
+        "tools: [search] -> tools: [search, fetch]",
+        "nothing to do"
+    }
+    "tool.name-invalid" Breaking {
+        "a tool name breaks the MCP naming rules",
+        "The MCP specification says tool names are 1 to 128 characters of A-Z, a-z, 0-9, '_', '-' and '.'. Clients that validate names refuse or mangle other names, so callers cannot reach the tool reliably.",
+        "name: \"search docs\"",
+        "use only letters, digits, '_', '-' and '.', at most 128 characters"
+    }
+    "tool.title-changed" Behavioral {
+        "the tool's title changed",
+        "Clients show the title to people choosing or approving a tool call; a new title can change which tool a person or model picks.",
+        "title: \"Search\" -> title: \"Search (beta)\"",
+        "check the new title still describes the same contract"
+    }
+    "tool.description-changed" Behavioral {
+        "the tool's description changed",
+        "Models route calls by description. No call is rejected, but a model may now choose the tool for different requests, or stop choosing it.",
+        "description: \"Search issues\" -> description: \"Search issues and pull requests\"",
+        "check the description still describes the same contract; a change of meaning needs {tool}_v2"
+    }
+    "tool.version-changed" Behavioral {
+        "the tool's declared major version changed",
+        "The contract's major version moved under the same name: callers pinned to the old major are now served the new one.",
+        "version: 1 -> version: 2",
+        "publish the new major under a new name ({tool}_v2) and keep the old one until its removal condition"
+    }
+    "tool.output-schema-added" Additive {
+        "the tool now declares an outputSchema",
+        "Clients may now validate and read structuredContent; clients that ignore it are unaffected.",
+        "(none) -> outputSchema: {type: object, ...}",
+        "nothing to do"
+    }
+    "tool.output-schema-removed" Breaking {
+        "the tool no longer declares an outputSchema",
+        "Clients that read or validated structuredContent against the declared schema lose the shape they relied on.",
+        "outputSchema: {...} -> (none)",
+        "keep publishing the output schema, or publish {tool}_v2 without it"
+    }
+    "tool.execution-changed" Behavioral {
+        "the tool's execution settings changed",
+        "`execution` tells clients how to run the tool (for example whether it runs as a task); a change alters how calls are made and awaited.",
+        "execution: {taskSupport: forbidden} -> execution: {taskSupport: required}",
+        "check that clients of {tool} handle the new execution mode"
+    }
+    // ---- annotations ------------------------------------------------------
+    "annotations.read-only-removed" Breaking {
+        "the tool is no longer read-only",
+        "readOnlyHint went from true to false (omitted means false). Clients auto-approve read-only tools and planners call them freely; now the tool may modify its environment without a person being asked.",
+        "annotations: {readOnlyHint: true} -> annotations: {}",
+        "keep {tool} read-only and publish the writing variant under a new name"
+    }
+    "annotations.read-only-added" Additive {
+        "the tool is now declared read-only",
+        "The tool promises less authority than before; no caller can be hurt by that.",
+        "annotations: {} -> annotations: {readOnlyHint: true}",
+        "nothing to do"
+    }
+    "annotations.destructive-added" Breaking {
+        "the tool may now perform destructive updates",
+        "The effective destructiveHint went from false to true (omitted means true unless the tool is read-only). Callers that run it without confirmation can now destroy data.",
+        "annotations: {destructiveHint: false} -> annotations: {}",
+        "keep {tool} non-destructive and publish the destructive variant under a new name"
+    }
+    "annotations.destructive-removed" Additive {
+        "the tool is no longer destructive",
+        "The tool promises less authority than before.",
+        "annotations: {} -> annotations: {destructiveHint: false}",
+        "nothing to do"
+    }
+    "annotations.idempotent-removed" Breaking {
+        "the tool is no longer idempotent",
+        "The effective idempotentHint went from true to false (omitted means false). Clients that retry on timeouts can now repeat a side effect.",
+        "annotations: {idempotentHint: true} -> annotations: {}",
+        "keep {tool} idempotent, or publish the non-idempotent variant under a new name"
+    }
+    "annotations.idempotent-added" Additive {
+        "the tool is now idempotent",
+        "Repeating a call is now declared safe; nobody relied on it being unsafe.",
+        "annotations: {} -> annotations: {idempotentHint: true}",
+        "nothing to do"
+    }
+    "annotations.open-world-added" Breaking {
+        "the tool may now reach an open world",
+        "The effective openWorldHint went from false to true (omitted means true). The tool may now talk to external systems, which widens what a call can reach and leak.",
+        "annotations: {openWorldHint: false} -> annotations: {}",
+        "keep {tool} closed-world, or publish the open-world variant under a new name"
+    }
+    "annotations.open-world-removed" Additive {
+        "the tool is now closed-world",
+        "The tool promises to reach less than before.",
+        "annotations: {} -> annotations: {openWorldHint: false}",
+        "nothing to do"
+    }
+    "annotations.title-changed" Cosmetic {
+        "the annotations' display title changed",
+        "annotations.title is a display hint only.",
+        "annotations: {title: \"Search\"} -> annotations: {title: \"Find\"}",
+        "nothing to do"
+    }
+    "annotations.extension-changed" Cosmetic {
+        "an annotation this tool does not know changed",
+        "Annotations outside the specification's hints are informational.",
+        "annotations: {x-team: a} -> annotations: {x-team: b}",
+        "nothing to do"
+    }
+    // ---- meta -------------------------------------------------------------
+    "meta.extension-changed" Cosmetic {
+        "an `x-*` extension key of the tool changed",
+        "Extension keys are outside the protocol; clients that read them should not depend on them.",
+        "x-owner: a -> x-owner: b",
+        "nothing to do"
+    }
+    "meta.changed" Cosmetic {
+        "tool metadata (`_meta`, `icons` or another key outside the contract) changed",
+        "These keys describe presentation or carry vendor data; calls are unaffected.",
+        "icons: [a.png] -> icons: [b.png]",
+        "nothing to do"
+    }
+    // ---- input schema (read by the server: contravariant) -------------------
+    "input.type-narrowed" Breaking {
+        "an input accepts fewer JSON types",
+        "Calls that send a value of a type no longer accepted are rejected before the handler runs (integer is a subset of number, null counts as a type).",
+        "limit: {type: number} -> limit: {type: integer}",
+        "accept the old type too (and convert it in the handler), or publish {tool}_v2"
+    }
+    "input.type-widened" Additive {
+        "an input accepts more JSON types",
+        "Every call that was valid stays valid.",
+        "limit: {type: integer} -> limit: {type: [integer, string]}",
+        "nothing to do"
+    }
+    "input.enum-narrowed" Breaking {
+        "an input accepts fewer values (enum or const)",
+        "Calls that send a value that is no longer listed are rejected; an enum or const where there was none rejects every other value.",
+        "mode: {enum: [fast, full]} -> mode: {enum: [full]}",
+        "keep accepting the old value and map it in the handler, or publish {tool}_v2"
+    }
+    "input.enum-widened" Additive {
+        "an input accepts more values",
+        "Every call that was valid stays valid.",
+        "mode: {enum: [full]} -> mode: {enum: [fast, full]}",
+        "nothing to do"
+    }
+    "input.required-added" Breaking {
+        "an input field became required",
+        "Calls made without the field are rejected before the handler runs. A `default` in the schema does not help: validators do not apply it.",
+        "required: [report_id] -> required: [report_id, format]",
+        "keep the field optional and apply a server-side default, or publish {tool}_v2"
+    }
+    "input.required-removed" Additive {
+        "an input field is no longer required",
+        "Every call that was valid stays valid (the handler must still mean the same thing when the field is given).",
+        "required: [a, b] -> required: [a]",
+        "nothing to do"
+    }
+    "input.property-added" Additive {
+        "an optional input field was added",
+        "Callers that do not know the field do not send it; the handler must behave as before when it is absent.",
+        "properties: {query} -> properties: {query, limit}",
+        "make sure the handler's behaviour without the field is the old behaviour"
+    }
+    "input.property-removed" Breaking {
+        "an input field was removed",
+        "Callers still send it. On a closed object (additionalProperties: false) the call is rejected; on an open one the value is silently ignored and the handler runs without it, which is worse: the caller gets a plausible wrong answer.",
+        "properties: {query, limit} -> properties: {search_text, limit}",
+        "keep the old field as a deprecated alias (dual read) until callers migrate, and record it in contracts/migrations.toml"
+    }
+    "input.additional-properties-narrowed" Breaking {
+        "an input object accepts fewer undeclared fields",
+        "Calls that send fields outside the declared properties (additionalProperties went from open to false, or its schema narrowed) are rejected.",
+        "{type: object} -> {type: object, additionalProperties: false}",
+        "keep the object open, or declare the fields callers send"
+    }
+    "input.additional-properties-widened" Additive {
+        "an input object accepts more undeclared fields",
+        "Every call that was valid stays valid.",
+        "{additionalProperties: false} -> {}",
+        "nothing to do"
+    }
+    "input.pattern-properties-narrowed" Breaking {
+        "an input object constrains more field names by pattern",
+        "A patternProperties entry was added; fields whose names match it must now satisfy its schema.",
+        "{} -> {patternProperties: {\"^x_\": {type: string}}}",
+        "drop the pattern constraint or publish {tool}_v2"
+    }
+    "input.pattern-properties-widened" Additive {
+        "an input object constrains fewer field names by pattern",
+        "A patternProperties entry was removed; every call that was valid stays valid.",
+        "{patternProperties: {\"^x_\": {...}}} -> {}",
+        "nothing to do"
+    }
+    "input.range-narrowed" Breaking {
+        "a numeric input range shrank",
+        "minimum, maximum, their exclusive forms or multipleOf now reject numbers that were valid.",
+        "limit: {maximum: 100} -> limit: {maximum: 50}",
+        "keep the old range and clamp in the handler, or publish {tool}_v2"
+    }
+    "input.range-widened" Additive {
+        "a numeric input range grew",
+        "Every call that was valid stays valid.",
+        "limit: {maximum: 50} -> limit: {maximum: 100}",
+        "nothing to do"
+    }
+    "input.length-narrowed" Breaking {
+        "a string input's length bounds shrank",
+        "minLength or maxLength now reject strings that were valid.",
+        "query: {maxLength: 200} -> query: {maxLength: 100}",
+        "keep the old bounds, or publish {tool}_v2"
+    }
+    "input.length-widened" Additive {
+        "a string input's length bounds grew",
+        "Every call that was valid stays valid.",
+        "query: {maxLength: 100} -> query: {maxLength: 200}",
+        "nothing to do"
+    }
+    "input.size-narrowed" Breaking {
+        "an array or object input's size bounds shrank",
+        "minItems, maxItems, uniqueItems, minContains, maxContains, minProperties or maxProperties now reject values that were valid.",
+        "ids: {maxItems: 50} -> ids: {maxItems: 10}",
+        "keep the old bounds, or publish {tool}_v2"
+    }
+    "input.size-widened" Additive {
+        "an array or object input's size bounds grew",
+        "Every call that was valid stays valid.",
+        "ids: {maxItems: 10} -> ids: {maxItems: 50}",
+        "nothing to do"
+    }
+    "input.pattern-narrowed" Breaking {
+        "a string input gained a pattern",
+        "Strings that do not match the new pattern are rejected.",
+        "sha: {type: string} -> sha: {type: string, pattern: \"^[0-9a-f]{40}$\"}",
+        "validate in the handler with a clear error instead, or publish {tool}_v2"
+    }
+    "input.pattern-widened" Additive {
+        "a string input lost its pattern",
+        "Every call that was valid stays valid.",
+        "sha: {pattern: ...} -> sha: {}",
+        "nothing to do"
+    }
+    "input.pattern-changed" Breaking {
+        "a string input's pattern changed",
+        "Regular expressions are not compared for inclusion: strings the old pattern accepted may be rejected now.",
+        "sha: {pattern: \"^[0-9a-f]+$\"} -> sha: {pattern: \"^[0-9a-f]{40}$\"}",
+        "keep the old pattern, or publish {tool}_v2"
+    }
+    "input.format-narrowed" Breaking {
+        "a string input gained a format",
+        "Servers that assert formats reject strings that do not match it.",
+        "since: {type: string} -> since: {type: string, format: date-time}",
+        "validate in the handler with a clear error instead, or publish {tool}_v2"
+    }
+    "input.format-widened" Additive {
+        "a string input lost its format",
+        "Every call that was valid stays valid.",
+        "since: {format: date-time} -> since: {}",
+        "nothing to do"
+    }
+    "input.format-changed" Breaking {
+        "a string input's format changed",
+        "Values in the old format may be rejected, or parsed differently.",
+        "since: {format: date} -> since: {format: date-time}",
+        "accept both formats in the handler, or publish {tool}_v2"
+    }
+    "input.dependent-required-narrowed" Breaking {
+        "an input field now requires others",
+        "dependentRequired gained an entry: calls that send the field without the others are rejected.",
+        "{} -> {dependentRequired: {start: [end]}}",
+        "drop the dependency or publish {tool}_v2"
+    }
+    "input.dependent-required-widened" Additive {
+        "an input field no longer requires others",
+        "Every call that was valid stays valid.",
+        "{dependentRequired: {start: [end]}} -> {}",
+        "nothing to do"
+    }
+    "input.variant-removed" Breaking {
+        "an input alternative (anyOf/oneOf branch) was removed",
+        "Calls shaped like the removed alternative are rejected. Branches are paired by structure, not position.",
+        "target: {anyOf: [{type: string}, {type: integer}]} -> target: {type: string}",
+        "keep accepting the old alternative, or publish {tool}_v2"
+    }
+    "input.variant-added" Additive {
+        "an input alternative (anyOf/oneOf branch) was added",
+        "Every call that was valid stays valid (for oneOf, the new branch is disjoint from the others).",
+        "target: {type: string} -> target: {anyOf: [{type: string}, {type: integer}]}",
+        "nothing to do"
+    }
+    "input.variant-overlap" Breaking {
+        "a oneOf alternative was added that overlaps an existing one",
+        "oneOf rejects values that match more than one branch: calls that matched exactly one branch before may now match two and be rejected.",
+        "{oneOf: [{type: string}]} -> {oneOf: [{type: string}, {minLength: 1}]}",
+        "use anyOf, or make the branches disjoint (for example by a const tag)"
+    }
+    "input.all-of-narrowed" Breaking {
+        "an input gained an allOf constraint",
+        "Every allOf branch must hold; a new branch can reject calls that were valid.",
+        "{} -> {allOf: [{required: [id]}]}",
+        "drop the constraint or publish {tool}_v2"
+    }
+    "input.all-of-widened" Additive {
+        "an input lost an allOf constraint",
+        "Every call that was valid stays valid.",
+        "{allOf: [{required: [id]}]} -> {}",
+        "nothing to do"
+    }
+    "input.not-narrowed" Breaking {
+        "an input gained a `not` constraint (or became `false`)",
+        "Values matching the `not` schema are now rejected; a `false` schema rejects everything.",
+        "{} -> {not: {type: null}}",
+        "drop the constraint or publish {tool}_v2"
+    }
+    "input.not-widened" Additive {
+        "an input lost a `not` constraint",
+        "Every call that was valid stays valid.",
+        "{not: {type: null}} -> {}",
+        "nothing to do"
+    }
+    "input.constraint-changed" Breaking {
+        "an input constraint the engine does not compare for inclusion changed",
+        "if/then/else, unevaluated*, contentSchema and similar keywords changed; the engine cannot prove old calls stay valid, so it reports the change as breaking.",
+        "{if: ..., then: {required: [a]}} -> {if: ..., then: {required: [a, b]}}",
+        "check the change by hand and acknowledge it in contracts/migrations.toml, or publish {tool}_v2"
+    }
+    "input.default-changed" Breaking {
+        "an input field's default changed",
+        "Callers that omit the field relied on the old default; they now silently get something else, and nothing fails to tell them.",
+        "limit: {default: 10} -> limit: {default: 50}",
+        "keep the old default, or publish {tool}_v2"
+    }
+    "input.default-added" Behavioral {
+        "an input field gained a default",
+        "Callers that omit the field now get a declared value; check the handler applies exactly this value (a declared-but-unapplied default is a silent defect).",
+        "limit: {} -> limit: {default: 10}",
+        "make sure the handler applies the default; a test should call without the field"
+    }
+    "input.default-removed" Behavioral {
+        "an input field lost its default",
+        "Callers that omit the field no longer know what the server assumes.",
+        "limit: {default: 10} -> limit: {}",
+        "keep documenting the value the handler applies"
+    }
+    "input.deprecated" Behavioral {
+        "an input field was marked deprecated",
+        "Calls still work; models and people are told to stop sending the field.",
+        "query: {} -> query: {deprecated: true}",
+        "record the removal condition in contracts/migrations.toml"
+    }
+    "input.description-changed" Behavioral {
+        "an input field's description changed",
+        "Models decide what to send from descriptions; a changed description can change the values they send.",
+        "limit: {description: \"max results\"} -> limit: {description: \"page size\"}",
+        "check the description still means the same thing; a change of meaning (units, semantics) needs a new field"
+    }
+    "input.annotation-changed" Cosmetic {
+        "an input schema annotation changed (title, examples, $comment, ...)",
+        "Annotations do not take part in validation.",
+        "limit: {title: \"Limit\"} -> limit: {title: \"Max\"}",
+        "nothing to do"
+    }
+    "input.keyword-changed" Behavioral {
+        "an input keyword that JSON Schema does not define changed",
+        "Standard validators ignore unknown keywords, but some clients read them.",
+        "{nullable: true} -> {nullable: false}",
+        "check which clients read the keyword"
+    }
+    "input.extension-changed" Cosmetic {
+        "an `x-*` extension inside the input schema changed",
+        "Extension keywords are ignored by validators.",
+        "{x-ui: a} -> {x-ui: b}",
+        "nothing to do"
+    }
+    // ---- output schema (read by clients: covariant) -------------------------
+    "output.type-widened" Breaking {
+        "an output value may have more JSON types",
+        "Clients that read the field as the old type get a value they do not expect (for example null, or a number with a fraction where an integer was promised).",
+        "count: {type: integer} -> count: {type: [integer, null]}",
+        "keep the old type, or publish {tool}_v2"
+    }
+    "output.type-narrowed" Additive {
+        "an output value has fewer JSON types",
+        "Clients receive a subset of what they handled before.",
+        "count: {type: [integer, null]} -> count: {type: integer}",
+        "nothing to do"
+    }
+    "output.enum-widened" Breaking {
+        "an output may carry more values",
+        "Clients with an exhaustive match over the old values meet one they do not know.",
+        "status: {enum: [open, closed]} -> status: {enum: [open, closed, merged]}",
+        "map the new value onto an old one for old clients, or publish {tool}_v2"
+    }
+    "output.enum-narrowed" Additive {
+        "an output carries fewer values",
+        "Clients receive a subset of what they handled before.",
+        "status: {enum: [open, closed, merged]} -> status: {enum: [open, closed]}",
+        "nothing to do"
+    }
+    "output.required-removed" Breaking {
+        "an output field may now be missing",
+        "Clients that read the field unconditionally fail when it is absent.",
+        "required: [id, url] -> required: [id]",
+        "keep returning the field, or publish {tool}_v2"
+    }
+    "output.required-added" Additive {
+        "an output field is now always present",
+        "Clients that handled its absence still work.",
+        "required: [id] -> required: [id, url]",
+        "nothing to do"
+    }
+    "output.property-removed" Breaking {
+        "an output field was removed",
+        "Clients that read the field get nothing where they expected a value.",
+        "properties: {id, url} -> properties: {id}",
+        "keep returning the field (deprecated) until clients migrate, or publish {tool}_v2"
+    }
+    "output.property-added" Additive {
+        "an output field was added",
+        "Clients that do not know the field ignore it.",
+        "properties: {id} -> properties: {id, url}",
+        "nothing to do"
+    }
+    "output.additional-properties-widened" Breaking {
+        "an output object may carry more undeclared fields",
+        "The object was closed (or its additionalProperties schema was narrower); strict clients now receive fields they reject.",
+        "{additionalProperties: false} -> {}",
+        "keep the object closed, or publish {tool}_v2"
+    }
+    "output.additional-properties-narrowed" Additive {
+        "an output object carries fewer undeclared fields",
+        "Clients receive a subset of what they handled before.",
+        "{} -> {additionalProperties: false}",
+        "nothing to do"
+    }
+    "output.pattern-properties-widened" Breaking {
+        "an output object lost a patternProperties constraint",
+        "Fields matching the pattern are no longer guaranteed to have the shape clients expect.",
+        "{patternProperties: {\"^x_\": {type: string}}} -> {}",
+        "keep the constraint, or publish {tool}_v2"
+    }
+    "output.pattern-properties-narrowed" Additive {
+        "an output object gained a patternProperties constraint",
+        "Clients receive a subset of what they handled before.",
+        "{} -> {patternProperties: {\"^x_\": {type: string}}}",
+        "nothing to do"
+    }
+    "output.range-widened" Breaking {
+        "a numeric output range grew",
+        "Clients may receive numbers outside the range they were promised.",
+        "score: {maximum: 1} -> score: {maximum: 100}",
+        "keep the old range, or publish {tool}_v2"
+    }
+    "output.range-narrowed" Additive {
+        "a numeric output range shrank",
+        "Clients receive a subset of what they handled before.",
+        "score: {maximum: 100} -> score: {maximum: 1}",
+        "nothing to do"
+    }
+    "output.length-widened" Breaking {
+        "a string output's length bounds grew",
+        "Clients may receive strings longer or shorter than promised.",
+        "name: {maxLength: 64} -> name: {maxLength: 256}",
+        "keep the old bounds, or publish {tool}_v2"
+    }
+    "output.length-narrowed" Additive {
+        "a string output's length bounds shrank",
+        "Clients receive a subset of what they handled before.",
+        "name: {maxLength: 256} -> name: {maxLength: 64}",
+        "nothing to do"
+    }
+    "output.size-widened" Breaking {
+        "an array or object output's size bounds grew",
+        "Clients may receive more or fewer items than promised, or duplicates where items were unique.",
+        "items: {maxItems: 10} -> items: {maxItems: 100}",
+        "keep the old bounds, or publish {tool}_v2"
+    }
+    "output.size-narrowed" Additive {
+        "an array or object output's size bounds shrank",
+        "Clients receive a subset of what they handled before.",
+        "items: {maxItems: 100} -> items: {maxItems: 10}",
+        "nothing to do"
+    }
+    "output.pattern-widened" Breaking {
+        "a string output lost its pattern",
+        "Clients that parse the value by the promised pattern may meet strings that do not match.",
+        "sha: {pattern: \"^[0-9a-f]{40}$\"} -> sha: {}",
+        "keep the pattern, or publish {tool}_v2"
+    }
+    "output.pattern-narrowed" Additive {
+        "a string output gained a pattern",
+        "Clients receive a subset of what they handled before.",
+        "sha: {} -> sha: {pattern: \"^[0-9a-f]{40}$\"}",
+        "nothing to do"
+    }
+    "output.pattern-changed" Breaking {
+        "a string output's pattern changed",
+        "Clients that parse the value by the old pattern may meet strings that do not match it.",
+        "id: {pattern: \"^[0-9]+$\"} -> id: {pattern: \"^[a-z0-9]+$\"}",
+        "keep the old pattern, or publish {tool}_v2"
+    }
+    "output.format-widened" Breaking {
+        "a string output lost its format",
+        "Clients that parse the value as the promised format (date-time, uri, uuid) may fail.",
+        "created: {format: date-time} -> created: {}",
+        "keep the format, or publish {tool}_v2"
+    }
+    "output.format-narrowed" Additive {
+        "a string output gained a format",
+        "Clients receive a subset of what they handled before.",
+        "created: {} -> created: {format: date-time}",
+        "nothing to do"
+    }
+    "output.format-changed" Breaking {
+        "a string output's format changed",
+        "Clients that parse the value as the old format fail or misread it.",
+        "created: {format: date} -> created: {format: date-time}",
+        "keep the old format, or publish {tool}_v2"
+    }
+    "output.dependent-required-widened" Breaking {
+        "an output field no longer guarantees its companions",
+        "dependentRequired lost an entry: clients that read the companions whenever the field is present may find them missing.",
+        "{dependentRequired: {start: [end]}} -> {}",
+        "keep the guarantee, or publish {tool}_v2"
+    }
+    "output.dependent-required-narrowed" Additive {
+        "an output field now guarantees companions",
+        "Clients receive a subset of what they handled before.",
+        "{} -> {dependentRequired: {start: [end]}}",
+        "nothing to do"
+    }
+    "output.variant-added" Breaking {
+        "an output alternative (anyOf/oneOf branch) was added",
+        "Clients that handle the old alternatives meet a shape they do not know.",
+        "result: {type: object} -> result: {anyOf: [{type: object}, {type: string}]}",
+        "map the new shape onto an old one for old clients, or publish {tool}_v2"
+    }
+    "output.variant-removed" Additive {
+        "an output alternative was removed",
+        "Clients receive a subset of what they handled before.",
+        "result: {anyOf: [{type: object}, {type: string}]} -> result: {type: object}",
+        "nothing to do"
+    }
+    "output.all-of-widened" Breaking {
+        "an output lost an allOf constraint",
+        "Clients relied on every allOf branch holding; one no longer does.",
+        "{allOf: [{required: [id]}]} -> {}",
+        "keep the constraint, or publish {tool}_v2"
+    }
+    "output.all-of-narrowed" Additive {
+        "an output gained an allOf constraint",
+        "Clients receive a subset of what they handled before.",
+        "{} -> {allOf: [{required: [id]}]}",
+        "nothing to do"
+    }
+    "output.not-widened" Breaking {
+        "an output lost a `not` constraint",
+        "Clients may receive values the `not` used to exclude.",
+        "{not: {type: null}} -> {}",
+        "keep the constraint, or publish {tool}_v2"
+    }
+    "output.not-narrowed" Additive {
+        "an output gained a `not` constraint",
+        "Clients receive a subset of what they handled before.",
+        "{} -> {not: {type: null}}",
+        "nothing to do"
+    }
+    "output.constraint-changed" Breaking {
+        "an output constraint the engine does not compare for inclusion changed",
+        "if/then/else, unevaluated* and similar keywords changed; the engine cannot prove clients still receive only what they expect.",
+        "{if: ..., then: {required: [a]}} -> {if: ..., then: {}}",
+        "check the change by hand and acknowledge it in contracts/migrations.toml, or publish {tool}_v2"
+    }
+    "output.default-changed" Cosmetic {
+        "an output field's declared default changed",
+        "Defaults are annotations; clients read the value the server sends.",
+        "count: {default: 0} -> count: {default: 1}",
+        "nothing to do"
+    }
+    "output.deprecated" Behavioral {
+        "an output field was marked deprecated",
+        "Clients are told to stop reading the field before it goes away.",
+        "url: {} -> url: {deprecated: true}",
+        "record the removal condition in contracts/migrations.toml"
+    }
+    "output.description-changed" Behavioral {
+        "an output field's description changed",
+        "Models interpret results by their descriptions; a changed description can change the conclusions they draw.",
+        "elapsed: {description: \"seconds\"} -> elapsed: {description: \"milliseconds\"}",
+        "a change of meaning (units, semantics) needs a new field"
+    }
+    "output.annotation-changed" Cosmetic {
+        "an output schema annotation changed (title, examples, $comment, ...)",
+        "Annotations do not take part in validation.",
+        "id: {title: \"Id\"} -> id: {title: \"Identifier\"}",
+        "nothing to do"
+    }
+    "output.keyword-changed" Behavioral {
+        "an output keyword that JSON Schema does not define changed",
+        "Standard validators ignore unknown keywords, but some clients read them.",
+        "{nullable: false} -> {nullable: true}",
+        "check which clients read the keyword"
+    }
+    "output.extension-changed" Cosmetic {
+        "an `x-*` extension inside the output schema changed",
+        "Extension keywords are ignored by validators.",
+        "{x-ui: a} -> {x-ui: b}",
+        "nothing to do"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_namespaced_and_kebab_case() {
+        let mut seen = std::collections::BTreeSet::new();
+        for r in RULES {
+            assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
+            let (ns, name) = r.id.split_once('.').expect("namespaced id");
+            assert!(
+                ["tool", "input", "output", "annotations", "meta"].contains(&ns),
+                "{}",
+                r.id
+            );
+            assert!(
+                name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}",
+                r.id
+            );
+            assert!(
+                !r.summary.is_empty()
+                    && !r.explanation.is_empty()
+                    && !r.example.is_empty()
+                    && !r.fix.is_empty()
+            );
+        }
+    }
+}

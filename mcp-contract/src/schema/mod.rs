@@ -1,0 +1,31 @@
+//! JSON Schema plumbing the compatibility engine needs: local `$ref`
+//! resolution ([`refs`]), the set of JSON types a schema admits ([`types`]),
+//! and a normalized view of one schema node ([`shape`]) in which references,
+//! nullable spellings and mergeable `allOf`s no longer differ by form.
+
+pub mod refs;
+pub mod shape;
+pub mod types;
+
+/// Keywords whose values are instance data, never schemas.
+pub const DATA_KEYWORDS: &[&str] = &["default", "const", "enum", "examples", "example"];
+
+/// Keywords that only annotate and never take part in validation.
+pub const ANNOTATION_KEYWORDS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "example",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "$schema",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "contentMediaType",
+    "contentEncoding",
+];

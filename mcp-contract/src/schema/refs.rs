@@ -1,0 +1,202 @@
+//! Local `$ref` resolution (`#`, `#/$defs/...`, draft-07 `#/definitions/...`,
+//! any JSON pointer into the same document) and load-time validation that
+//! every local reference resolves and no reference chain loops without a
+//! schema in between. Remote references are left opaque.
+
+use serde_json::Value;
+
+use super::DATA_KEYWORDS;
+
+/// A reference that cannot be followed, with where it is and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefError {
+    /// JSON pointer of the offending `$ref`, relative to the schema root.
+    pub pointer: String,
+    pub message: String,
+    pub fix: String,
+}
+
+/// Follows a local reference (`#...`) inside `root`. `None` for remote or dangling references.
+pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let fragment = reference.strip_prefix('#')?;
+    let fragment = percent_decode(fragment);
+    if fragment.is_empty() {
+        return Some(root);
+    }
+    if !fragment.starts_with('/') {
+        return find_anchor(root, &fragment);
+    }
+    let mut cur = root;
+    for token in fragment[1..].split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        cur = match cur {
+            Value::Object(m) => m.get(&token)?,
+            Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// Finds `"$anchor": name` anywhere in the document (iteratively).
+fn find_anchor<'a>(root: &'a Value, name: &str) -> Option<&'a Value> {
+    let mut stack = vec![root];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if m.get("$anchor").and_then(Value::as_str) == Some(name) {
+                    return Some(v);
+                }
+                for (k, child) in m {
+                    if !DATA_KEYWORDS.contains(&k.as_str()) {
+                        stack.push(child);
+                    }
+                }
+            }
+            Value::Array(a) => stack.extend(a.iter()),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_string();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push(h * 16 + l);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+/// Is this a local reference we must be able to follow?
+pub fn is_local(reference: &str) -> bool {
+    reference.starts_with('#')
+}
+
+/// The `$ref` of a schema node, if it has one.
+pub fn ref_of(v: &Value) -> Option<&str> {
+    v.as_object()?.get("$ref")?.as_str()
+}
+
+/// Checks every local `$ref` in `schema`: it must resolve, and following
+/// reference-only nodes must reach a real schema rather than loop.
+pub fn validate(schema: &Value) -> Result<(), RefError> {
+    let mut stack: Vec<(&Value, String)> = vec![(schema, String::new())];
+    while let Some((v, ptr)) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if let Some(r) = m.get("$ref") {
+                    let Some(r) = r.as_str() else {
+                        return Err(RefError {
+                            pointer: format!("{ptr}/$ref"),
+                            message: "`$ref` must be a string".into(),
+                            fix: "write the reference as a string such as \"#/$defs/Name\"".into(),
+                        });
+                    };
+                    if is_local(r) {
+                        check_chain(schema, r, &ptr)?;
+                    }
+                }
+                for (k, child) in m {
+                    if !DATA_KEYWORDS.contains(&k.as_str()) {
+                        stack.push((
+                            child,
+                            format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1")),
+                        ));
+                    }
+                }
+            }
+            Value::Array(a) => {
+                for (i, child) in a.iter().enumerate() {
+                    stack.push((child, format!("{ptr}/{i}")));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn check_chain(root: &Value, first: &str, ptr: &str) -> Result<(), RefError> {
+    let mut seen: Vec<&str> = vec![];
+    let mut reference = first;
+    loop {
+        let Some(target) = resolve(root, reference) else {
+            return Err(RefError {
+                pointer: format!("{ptr}/$ref"),
+                message: format!("`$ref` \"{reference}\" points to nothing in this schema"),
+                fix: "add the missing definition under `$defs` or correct the reference".into(),
+            });
+        };
+        if seen.contains(&reference) {
+            return Err(RefError {
+                pointer: format!("{ptr}/$ref"),
+                message: format!(
+                    "`$ref` \"{first}\" is part of a reference cycle with no schema in between"
+                ),
+                fix: "make one of the definitions in the cycle a real schema".into(),
+            });
+        }
+        seen.push(reference);
+        match target.as_object() {
+            Some(m) if m.len() == 1 && m.contains_key("$ref") => match m["$ref"].as_str() {
+                Some(next) if is_local(next) => reference = next,
+                _ => return Ok(()),
+            },
+            _ => return Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resolves_defs_definitions_and_escapes() {
+        let s = json!({"$defs": {"a/b": {"type": "string"}}, "definitions": {"c": {"type": "integer"}}});
+        assert_eq!(
+            resolve(&s, "#/$defs/a~1b"),
+            Some(&json!({"type": "string"}))
+        );
+        assert_eq!(
+            resolve(&s, "#/definitions/c"),
+            Some(&json!({"type": "integer"}))
+        );
+        assert_eq!(
+            resolve(&s, "#/%24defs/a~1b"),
+            Some(&json!({"type": "string"}))
+        );
+        assert_eq!(resolve(&s, "#"), Some(&s));
+        assert_eq!(resolve(&s, "#/nope"), None);
+    }
+
+    #[test]
+    fn dangling_and_cyclic_refs_are_errors_recursion_is_not() {
+        let dangling = json!({"properties": {"a": {"$ref": "#/$defs/missing"}}});
+        let e = validate(&dangling).unwrap_err();
+        assert_eq!(e.pointer, "/properties/a/$ref");
+        let cyclic = json!({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}});
+        assert!(validate(&cyclic).unwrap_err().message.contains("cycle"));
+        let recursive = json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"});
+        assert!(validate(&recursive).is_ok());
+    }
+}

@@ -1,0 +1,255 @@
+//! A normalized view of one schema node, so that forms which validate the
+//! same values compare as equal:
+//! - boolean schemas become `{}` and `{"not": {}}`;
+//! - local `$ref`s are followed (sibling keywords merged over the target),
+//!   which makes a type moved into or out of `$defs`, or a renamed `$defs`
+//!   key, no change at all;
+//! - nullable spellings (`anyOf`/`oneOf` of a schema and `{"type":"null"}`)
+//!   become a `type` array with `null`;
+//! - `allOf` branches that merge without conflict are merged.
+//!
+//! Only the node itself is normalized; children are normalized when the
+//! comparator reaches them, so recursive schemas never loop here.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::refs;
+use super::ANNOTATION_KEYWORDS;
+
+/// How many references a single node may chain through before we stop following.
+const MAX_REF_CHAIN: usize = 64;
+/// How deep nested `allOf`/nullable merging may go.
+const MAX_MERGE_DEPTH: usize = 16;
+
+/// A normalized schema node.
+#[derive(Debug, Clone)]
+pub struct Shape<'a> {
+    pub map: Cow<'a, Map<String, Value>>,
+    /// The last local reference followed to reach this node, if any.
+    pub via: Option<String>,
+}
+
+impl Shape<'_> {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.map.get(key)
+    }
+}
+
+fn empty() -> &'static Map<String, Value> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(Map::new)
+}
+
+/// Normalizes `node` (a schema inside the document `root`).
+pub fn shape<'a>(root: &'a Value, node: &'a Value) -> Shape<'a> {
+    shape_at(root, node, 0)
+}
+
+fn shape_at<'a>(root: &'a Value, node: &'a Value, depth: usize) -> Shape<'a> {
+    let (map, via) = follow_refs(root, node);
+    let mut shape = Shape { map, via };
+    if depth < MAX_MERGE_DEPTH {
+        merge_nullable(root, &mut shape, depth);
+        flatten_all_of(root, &mut shape, depth);
+    }
+    shape
+}
+
+fn as_map(node: &Value) -> Cow<'_, Map<String, Value>> {
+    match node {
+        Value::Object(m) => Cow::Borrowed(m),
+        Value::Bool(false) => {
+            let mut m = Map::new();
+            m.insert("not".into(), Value::Object(Map::new()));
+            Cow::Owned(m)
+        }
+        _ => Cow::Borrowed(empty()),
+    }
+}
+
+/// Follows local `$ref`s, merging sibling keywords over the target.
+fn follow_refs<'a>(
+    root: &'a Value,
+    node: &'a Value,
+) -> (Cow<'a, Map<String, Value>>, Option<String>) {
+    let mut map = as_map(node);
+    let mut via = None;
+    for _ in 0..MAX_REF_CHAIN {
+        let Some(reference) = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .filter(|r| refs::is_local(r))
+        else {
+            break;
+        };
+        let Some(target) = refs::resolve(root, reference) else {
+            break;
+        };
+        via = Some(reference.to_string());
+        let target_map = as_map(target);
+        let siblings: Vec<(&String, &Value)> =
+            map.iter().filter(|(k, _)| k.as_str() != "$ref").collect();
+        if siblings.is_empty() {
+            map = target_map;
+            continue;
+        }
+        let mut merged = target_map.into_owned();
+        let mut conflicting = Map::new();
+        for (k, v) in siblings {
+            if ANNOTATION_KEYWORDS.contains(&k.as_str()) {
+                merged.insert(k.clone(), v.clone());
+            } else if let Some(existing) = merged.get(k) {
+                if existing != v {
+                    conflicting.insert(k.clone(), v.clone());
+                }
+            } else {
+                merged.insert(k.clone(), v.clone());
+            }
+        }
+        if !conflicting.is_empty() {
+            let all_of = merged
+                .entry("allOf")
+                .or_insert_with(|| Value::Array(vec![]));
+            if let Value::Array(a) = all_of {
+                a.push(Value::Object(conflicting));
+            }
+        }
+        map = Cow::Owned(merged);
+    }
+    (map, via)
+}
+
+fn is_null_schema(m: &Map<String, Value>) -> bool {
+    m.get("type").and_then(Value::as_str) == Some("null")
+        && m.keys()
+            .all(|k| k == "type" || ANNOTATION_KEYWORDS.contains(&k.as_str()))
+}
+
+/// `anyOf: [X, {type: null}]` (or oneOf) → X with `null` added to its type.
+fn merge_nullable<'a>(root: &'a Value, shape: &mut Shape<'a>, depth: usize) {
+    for kw in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = shape.map.get(kw) else {
+            continue;
+        };
+        if branches.len() != 2 {
+            continue;
+        }
+        let b0 = shape_at(root, &branches[0], depth + 1);
+        let b1 = shape_at(root, &branches[1], depth + 1);
+        let (other, _null) = if is_null_schema(&b1.map) {
+            (b0, b1)
+        } else if is_null_schema(&b0.map) {
+            (b1, b0)
+        } else {
+            continue;
+        };
+        let blocked = ["anyOf", "oneOf", "allOf", "not", "$ref", "if"];
+        if other.map.keys().any(|k| blocked.contains(&k.as_str()))
+            || !other.map.contains_key("type")
+        {
+            continue;
+        }
+        let parent_keys: Vec<&String> = shape.map.keys().filter(|k| k.as_str() != kw).collect();
+        if parent_keys.iter().any(|k| {
+            !ANNOTATION_KEYWORDS.contains(&k.as_str()) && other.map.contains_key(k.as_str())
+        }) {
+            continue;
+        }
+        let mut merged = other.map.into_owned();
+        let mut types: Vec<Value> = match merged.get("type") {
+            Some(Value::String(s)) => vec![Value::String(s.clone())],
+            Some(Value::Array(a)) => a.clone(),
+            _ => vec![],
+        };
+        if !types.iter().any(|t| t == "null") {
+            types.push(Value::String("null".into()));
+        }
+        merged.insert("type".into(), Value::Array(types));
+        if let Some(c) = merged.remove("const") {
+            merged.insert("enum".into(), Value::Array(vec![c]));
+        }
+        if let Some(Value::Array(values)) = merged.get_mut("enum") {
+            if !values.iter().any(Value::is_null) {
+                values.push(Value::Null);
+            }
+        }
+        for (k, v) in shape.map.iter() {
+            if k != kw {
+                merged.insert(k.clone(), v.clone());
+            }
+        }
+        shape.map = Cow::Owned(merged);
+        return;
+    }
+}
+
+/// Merges `allOf` branches into the node when their keywords do not collide.
+fn flatten_all_of<'a>(root: &'a Value, shape: &mut Shape<'a>, depth: usize) {
+    let Some(Value::Array(branches)) = shape.map.get("allOf") else {
+        return;
+    };
+    let branches = branches.clone();
+    let mut merged = shape.map.clone().into_owned();
+    merged.remove("allOf");
+    let mut residual = vec![];
+    for b in &branches {
+        let bs = shape_at(root, b, depth + 1);
+        let collides = bs.map.iter().any(|(k, v)| {
+            merged
+                .get(k)
+                .is_some_and(|existing| existing != v && !ANNOTATION_KEYWORDS.contains(&k.as_str()))
+        });
+        if collides {
+            residual.push(Value::Object(bs.map.into_owned()));
+            continue;
+        }
+        for (k, v) in bs.map.iter() {
+            if !(ANNOTATION_KEYWORDS.contains(&k.as_str()) && merged.contains_key(k)) {
+                merged.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    if !residual.is_empty() {
+        merged.insert("allOf".into(), Value::Array(residual));
+    }
+    shape.map = Cow::Owned(merged);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ref_and_inline_normalize_alike() {
+        let root = json!({"$defs": {"K": {"type": "string", "enum": ["a", "b"]}}});
+        let by_ref = json!({"$ref": "#/$defs/K", "description": "kind"});
+        let s = shape(&root, &by_ref);
+        assert_eq!(
+            Value::Object(s.map.into_owned()),
+            json!({"type": "string", "enum": ["a", "b"], "description": "kind"})
+        );
+    }
+
+    #[test]
+    fn nullable_any_of_becomes_type_array() {
+        let root = json!({"$defs": {"S": {"type": "object", "properties": {"x": {}}}}});
+        let node = json!({"anyOf": [{"$ref": "#/$defs/S"}, {"type": "null"}], "description": "d"});
+        let s = shape(&root, &node);
+        assert_eq!(s.map["type"], json!(["object", "null"]));
+        assert_eq!(s.map["description"], json!("d"));
+    }
+
+    #[test]
+    fn non_colliding_all_of_is_merged() {
+        let root = json!({});
+        let node = json!({"allOf": [{"type": "object"}, {"required": ["a"]}]});
+        let s = shape(&root, &node);
+        assert_eq!(
+            Value::Object(s.map.into_owned()),
+            json!({"type": "object", "required": ["a"]})
+        );
+    }
+}

@@ -1,0 +1,141 @@
+//! The set of JSON types a schema admits, with `integer` as a subset of
+//! `number` (a number is an integer or a fraction), so that
+//! `integer` -> `number` is a widening and `["string","null"]` is a set.
+
+use serde_json::Value;
+
+/// A set of JSON value kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TypeSet(u8);
+
+impl TypeSet {
+    pub const NONE: TypeSet = TypeSet(0);
+    pub const NULL: TypeSet = TypeSet(1);
+    pub const BOOLEAN: TypeSet = TypeSet(2);
+    pub const OBJECT: TypeSet = TypeSet(4);
+    pub const ARRAY: TypeSet = TypeSet(8);
+    pub const STRING: TypeSet = TypeSet(16);
+    pub const INTEGER: TypeSet = TypeSet(32);
+    /// Numbers with a fractional part.
+    pub const FRACTION: TypeSet = TypeSet(64);
+    pub const NUMBER: TypeSet = TypeSet(32 | 64);
+    pub const ALL: TypeSet = TypeSet(127);
+
+    pub fn union(self, o: TypeSet) -> TypeSet {
+        TypeSet(self.0 | o.0)
+    }
+    pub fn intersect(self, o: TypeSet) -> TypeSet {
+        TypeSet(self.0 & o.0)
+    }
+    pub fn minus(self, o: TypeSet) -> TypeSet {
+        TypeSet(self.0 & !o.0)
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn contains(self, o: TypeSet) -> bool {
+        self.0 & o.0 == o.0
+    }
+    pub fn overlaps(self, o: TypeSet) -> bool {
+        self.0 & o.0 != 0
+    }
+
+    /// The type named by a `type` keyword entry; unknown names admit nothing.
+    pub fn from_name(name: &str) -> TypeSet {
+        match name {
+            "null" => TypeSet::NULL,
+            "boolean" => TypeSet::BOOLEAN,
+            "object" => TypeSet::OBJECT,
+            "array" => TypeSet::ARRAY,
+            "string" => TypeSet::STRING,
+            "integer" => TypeSet::INTEGER,
+            "number" => TypeSet::NUMBER,
+            _ => TypeSet::NONE,
+        }
+    }
+
+    /// The set a `type` keyword value admits (`None` keyword admits everything).
+    pub fn from_keyword(v: Option<&Value>) -> TypeSet {
+        match v {
+            None => TypeSet::ALL,
+            Some(Value::String(s)) => TypeSet::from_name(s),
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .fold(TypeSet::NONE, |acc, s| acc.union(TypeSet::from_name(s))),
+            Some(_) => TypeSet::ALL,
+        }
+    }
+
+    /// The kind of one JSON value (1.0 counts as an integer, as validators do).
+    pub fn of(v: &Value) -> TypeSet {
+        match v {
+            Value::Null => TypeSet::NULL,
+            Value::Bool(_) => TypeSet::BOOLEAN,
+            Value::Object(_) => TypeSet::OBJECT,
+            Value::Array(_) => TypeSet::ARRAY,
+            Value::String(_) => TypeSet::STRING,
+            Value::Number(n) => {
+                if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+                    TypeSet::INTEGER
+                } else {
+                    TypeSet::FRACTION
+                }
+            }
+        }
+    }
+
+    /// Human names, e.g. `["integer", "null"]` or `"string"`.
+    pub fn describe(self) -> String {
+        let mut names = vec![];
+        for (bit, name) in [
+            (TypeSet::NULL, "null"),
+            (TypeSet::BOOLEAN, "boolean"),
+            (TypeSet::OBJECT, "object"),
+            (TypeSet::ARRAY, "array"),
+            (TypeSet::STRING, "string"),
+        ] {
+            if self.contains(bit) {
+                names.push(name);
+            }
+        }
+        if self.contains(TypeSet::NUMBER) {
+            names.push("number");
+        } else if self.contains(TypeSet::INTEGER) {
+            names.push("integer");
+        } else if self.contains(TypeSet::FRACTION) {
+            names.push("non-integer number");
+        }
+        match names.len() {
+            0 => "nothing".into(),
+            1 => format!("\"{}\"", names[0]),
+            _ => format!(
+                "[{}]",
+                names
+                    .iter()
+                    .map(|n| format!("\"{n}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integer_is_a_subset_of_number() {
+        let int = TypeSet::from_keyword(Some(&json!("integer")));
+        let num = TypeSet::from_keyword(Some(&json!("number")));
+        assert!(num.contains(int) && !int.contains(num));
+        assert_eq!(TypeSet::of(&json!(2.0)), TypeSet::INTEGER);
+        assert_eq!(TypeSet::of(&json!(2.5)), TypeSet::FRACTION);
+        assert_eq!(
+            TypeSet::from_keyword(Some(&json!(["string", "null"]))).describe(),
+            "[\"null\", \"string\"]"
+        );
+    }
+}
