@@ -1,0 +1,92 @@
+//! Every registered rule has a fixture pair that fires it and one that must
+//! not; every fixture file names a registered rule.
+
+use std::path::PathBuf;
+
+use mcp_contract::load::surface_from_value;
+use mcp_contract::rules::RULES;
+use mcp_contract::{diff_surfaces, Surface};
+use serde_json::{json, Value};
+
+fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/rules")
+}
+
+/// Turns one side of a fixture pair into a surface for `rule`'s namespace.
+fn side(rule: &str, v: &Value) -> Surface {
+    let value = if rule.starts_with("input.") {
+        json!([{"name": "t", "inputSchema": v}])
+    } else if rule.starts_with("output.") {
+        json!([{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": v}])
+    } else {
+        v.clone()
+    };
+    surface_from_value(&value, rule)
+        .unwrap_or_else(|e| panic!("fixture for {rule} does not load: {e}"))
+}
+
+fn rules_reported(rule: &str, case: &Value) -> Vec<&'static str> {
+    let old = side(rule, &case["old"]);
+    let new = side(rule, &case["new"]);
+    diff_surfaces(&old, &new)
+        .changes
+        .iter()
+        .map(|c| c.rule)
+        .collect()
+}
+
+#[test]
+fn every_rule_fires_on_its_fixture_and_stays_quiet_on_the_other() {
+    let mut failures = vec![];
+    for rule in RULES {
+        let path = fixtures_dir().join(format!("{}.json", rule.id));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            failures.push(format!("{}: no fixture file {}", rule.id, path.display()));
+            continue;
+        };
+        let cases: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let fires = cases["fires"].as_array().cloned().unwrap_or_default();
+        let quiet = cases["quiet"].as_array().cloned().unwrap_or_default();
+        if fires.is_empty() || quiet.is_empty() {
+            failures.push(format!(
+                "{}: needs at least one `fires` and one `quiet` pair",
+                rule.id
+            ));
+        }
+        for (i, case) in fires.iter().enumerate() {
+            let got = rules_reported(rule.id, case);
+            if !got.contains(&rule.id) {
+                failures.push(format!(
+                    "{}: fires[{i}] did not fire (reported {got:?})",
+                    rule.id
+                ));
+            }
+        }
+        for (i, case) in quiet.iter().enumerate() {
+            let got = rules_reported(rule.id, case);
+            if got.contains(&rule.id) {
+                failures.push(format!("{}: quiet[{i}] fired", rule.id));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fixture problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_fixture_file_names_a_registered_rule() {
+    for entry in std::fs::read_dir(fixtures_dir()).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if let Some(id) = name.strip_suffix(".json") {
+            assert!(
+                mcp_contract::rules::rule(id).is_some(),
+                "fixture {name} names no registered rule"
+            );
+        }
+    }
+}
