@@ -37,6 +37,9 @@ pub(crate) fn compare_alternatives(
             let olds = branches(so, a);
             let news = branches(sn, b);
             pair_alternatives(cx, &olds, &news, ptr, (Some(a), Some(b)), flip);
+            if olds != news {
+                one_of_overlap(cx, &olds, &news, (Some(a), Some(b)), ptr, flip);
+            }
             false
         }
         _ => {
@@ -45,9 +48,55 @@ pub(crate) fn compare_alternatives(
             let olds = distributed(root_o, so, ko);
             let news = distributed(root_n, sn, kn);
             pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
+            one_of_overlap(cx, &olds, &news, (ko, kn), ptr, flip);
             true
         }
     }
+}
+
+/// oneOf rejects values matching more than one branch, so when branches
+/// overlap (before or after) a change to any of them can move values in
+/// either direction: report it as such rather than trusting the pairing.
+fn one_of_overlap(
+    cx: &mut Cx<'_>,
+    olds: &[Value],
+    news: &[Value],
+    kw: (Option<&str>, Option<&str>),
+    ptr: &str,
+    flip: bool,
+) {
+    if kw.0 != Some("oneOf") && kw.1 != Some("oneOf") {
+        return;
+    }
+    let overlapping = |root: &Value, bs: &[Value]| -> Option<(usize, usize)> {
+        (0..bs.len())
+            .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
+            .find(|&(i, j)| !disjoint(root, &bs[i], &bs[j]))
+    };
+    let found = (kw.1 == Some("oneOf"))
+        .then(|| overlapping(cx.new_root, news))
+        .flatten()
+        .or_else(|| {
+            (kw.0 == Some("oneOf"))
+                .then(|| overlapping(cx.old_root, olds))
+                .flatten()
+        });
+    let Some((i, j)) = found else { return };
+    let place = label::describe(ptr, cx.dir);
+    let what = format!("{place}: oneOf alternatives {i} and {j} overlap and the alternatives changed: values matching more than one branch are rejected, so calls valid before may be rejected now");
+    let suffix = if cx.dir == Direction::Input {
+        "variant-overlap"
+    } else {
+        "constraint-changed"
+    };
+    cx.emit(
+        suffix,
+        Effect::Changed,
+        flip,
+        &format!("{ptr}/oneOf"),
+        None,
+        what,
+    );
 }
 
 fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {
@@ -73,9 +122,14 @@ fn distributed(root: &Value, s: &Shape<'_>, kw: Option<&str>) -> Vec<Value> {
         .iter()
         .map(|b| {
             let bs = shape(root, b);
+            let whole = !crate::schema::shape::mergeable(&siblings, &bs.map);
             let mut merged = bs.map.into_owned();
             let mut conflicts = Map::new();
             for (k, v) in &siblings {
+                if whole && !ANNOTATION_KEYWORDS.contains(&k.as_str()) {
+                    conflicts.insert(k.clone(), v.clone());
+                    continue;
+                }
                 match merged.get(k) {
                     Some(existing)
                         if existing != v && !ANNOTATION_KEYWORDS.contains(&k.as_str()) =>
@@ -202,24 +256,12 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
         if other_used[oi] {
             continue;
         }
-        let (mut suffix, mut effect) = plan.extra;
+        let (suffix, effect) = plan.extra;
         let at = if plan.dominant_is_old {
             branch_ptr(ptr, plan.kw.1, oi)
         } else {
             branch_ptr(ptr, plan.kw.0, oi)
         };
-        // A oneOf branch added on the side that gains it may overlap another branch.
-        let new_side_one_of =
-            plan.kw.1 == Some("oneOf") && suffix == "variant-added" && plan.dominant_is_old;
-        if new_side_one_of
-            && news
-                .iter()
-                .enumerate()
-                .any(|(j, other_branch)| j != oi && !disjoint(cx.new_root, o, other_branch))
-        {
-            suffix = "variant-overlap";
-            effect = Effect::Narrowed;
-        }
         let what = missing_what(cx, suffix, ptr, o);
         cx.emit(suffix, effect, flip, &at, None, what);
     }

@@ -190,12 +190,7 @@ pub(crate) fn compare_types_and_values(
         }
         (None, None) => {}
     }
-    // With a value list on both sides, the per-type keywords only restate it.
-    if eo.is_some() && en.is_some() {
-        TypeSet::NONE
-    } else {
-        common
-    }
+    common
 }
 
 /// Compares the keywords that apply to the types both sides admit.

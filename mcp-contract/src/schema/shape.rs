@@ -95,10 +95,17 @@ fn follow_refs<'a>(
             map = target_map;
             continue;
         }
+        let sibling_map: Map<String, Value> = siblings
+            .iter()
+            .map(|(k, v)| ((*k).clone(), (*v).clone()))
+            .collect();
+        let whole = !mergeable(&sibling_map, &target_map);
         let mut merged = target_map.into_owned();
         let mut conflicting = Map::new();
         for (k, v) in siblings {
-            if ANNOTATION_KEYWORDS.contains(&k.as_str()) {
+            if whole && !ANNOTATION_KEYWORDS.contains(&k.as_str()) {
+                conflicting.insert(k.clone(), v.clone());
+            } else if ANNOTATION_KEYWORDS.contains(&k.as_str()) {
                 merged.insert(k.clone(), v.clone());
             } else if let Some(existing) = merged.get(k) {
                 if existing != v {
@@ -121,10 +128,60 @@ fn follow_refs<'a>(
     (map, via)
 }
 
+fn names(m: &Map<String, Value>) -> Vec<&String> {
+    let mut out: Vec<&String> = ["properties", "patternProperties"]
+        .iter()
+        .filter_map(|k| m.get(*k).and_then(Value::as_object))
+        .flat_map(|o| o.keys())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Can two schema objects be merged into one without changing meaning?
+/// Keywords that look at their own object's other keywords
+/// (`additionalProperties` vs `properties`, `items` vs `prefixItems`,
+/// `unevaluated*`) forbid it unless both sides agree on what they look at.
+pub fn mergeable(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    let unevaluated = |m: &Map<String, Value>| {
+        m.contains_key("unevaluatedProperties") || m.contains_key("unevaluatedItems")
+    };
+    if unevaluated(a) || unevaluated(b) {
+        return false;
+    }
+    let (na, nb) = (names(a), names(b));
+    let covers = |x: &[&String], y: &[&String]| y.iter().all(|n| x.contains(n));
+    if a.contains_key("additionalProperties") && !covers(&na, &nb) {
+        return false;
+    }
+    if b.contains_key("additionalProperties") && !covers(&nb, &na) {
+        return false;
+    }
+    let has_items =
+        |m: &Map<String, Value>| m.contains_key("items") || m.contains_key("additionalItems");
+    if (has_items(a) || has_items(b))
+        && a.get("prefixItems") != b.get("prefixItems")
+        && (a.contains_key("prefixItems") || b.contains_key("prefixItems"))
+    {
+        return false;
+    }
+    if (a.contains_key("additionalItems") || b.contains_key("additionalItems"))
+        && a.get("items") != b.get("items")
+    {
+        return false;
+    }
+    true
+}
+
 fn is_null_schema(m: &Map<String, Value>) -> bool {
     m.get("type").and_then(Value::as_str) == Some("null")
         && m.keys()
             .all(|k| k == "type" || ANNOTATION_KEYWORDS.contains(&k.as_str()))
+}
+
+fn admits_null(m: &Map<String, Value>) -> bool {
+    super::types::TypeSet::from_keyword(m.get("type")).contains(super::types::TypeSet::NULL)
 }
 
 /// `anyOf: [X, {type: null}]` (or oneOf) → X with `null` added to its type.
@@ -145,6 +202,11 @@ fn merge_nullable<'a>(root: &'a Value, shape: &mut Shape<'a>, depth: usize) {
         } else {
             continue;
         };
+        // In oneOf a value matching both branches is rejected: merging is only
+        // sound when the other branch does not itself admit null.
+        if kw == "oneOf" && admits_null(&other.map) {
+            continue;
+        }
         let blocked = ["anyOf", "oneOf", "allOf", "not", "$ref", "if"];
         if other.map.keys().any(|k| blocked.contains(&k.as_str()))
             || !other.map.contains_key("type")
@@ -155,6 +217,15 @@ fn merge_nullable<'a>(root: &'a Value, shape: &mut Shape<'a>, depth: usize) {
         if parent_keys.iter().any(|k| {
             !ANNOTATION_KEYWORDS.contains(&k.as_str()) && other.map.contains_key(k.as_str())
         }) {
+            continue;
+        }
+        let parent: Map<String, Value> = shape
+            .map
+            .iter()
+            .filter(|(k, _)| k.as_str() != kw)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !mergeable(&parent, &other.map) {
             continue;
         }
         let mut merged = other.map.into_owned();
