@@ -12,13 +12,16 @@
 pub mod canonical;
 pub mod diff;
 pub mod error;
+pub mod git;
 pub mod json;
 pub mod load;
 pub mod lockfile;
+pub mod migrations;
 pub mod model;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod segments;
 
 pub use diff::{diff_surfaces, Change, DiffReport};
 pub use error::InputError;

@@ -1,0 +1,109 @@
+//! Which commit the candidate is compared with: `--against REV`, or by
+//! default the merge-base of HEAD with the upstream default branch
+//! (`origin/HEAD`, else `origin/main`, `origin/master`, `main`, `master`).
+//! The merge-base, not the branch tip: changes that landed on main after the
+//! branch forked are not this branch's changes.
+
+use super::Repo;
+use crate::error::InputError;
+
+/// The resolved baseline commit and how it was chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Baseline {
+    pub commit: String,
+    pub short: String,
+    /// E.g. `merge-base of HEAD and origin/main` or `--against v1.2.0`.
+    pub description: String,
+}
+
+/// Resolves the baseline, refusing every situation in which it could not
+/// see the history it needs (never a silent "nothing changed").
+pub fn resolve_baseline(repo: &Repo, against: Option<&str>) -> Result<Baseline, InputError> {
+    if repo.resolve_commit("HEAD")?.is_none() {
+        return Err(InputError::new(
+            repo.root.display().to_string(),
+            "the repository has no commits yet, so there is no baseline to compare with",
+        )
+        .fix("commit the lockfile first (`git add contracts/ && git commit`); a surface that was never published has nothing to break"));
+    }
+    if repo.is_shallow()? {
+        return Err(InputError::new(
+            repo.root.display().to_string(),
+            "this is a shallow clone: the baseline and the lockfile's history may be cut off",
+        )
+        .fix("run `git fetch --unshallow` (in GitHub Actions: `actions/checkout` with `fetch-depth: 0`)"));
+    }
+    if let Some(rev) = against {
+        let Some(commit) = repo.resolve_commit(rev)? else {
+            return Err(InputError::new(
+                "--against",
+                format!("git does not know the revision `{rev}`"),
+            )
+            .fix(format!("fetch it first (`git fetch origin {rev}`), or pass a revision that exists (`git log --oneline` lists them)")));
+        };
+        return Ok(Baseline {
+            short: repo.short(&commit),
+            description: format!("--against {rev}"),
+            commit,
+        });
+    }
+    let on_branch = repo.git(["symbolic-ref", "--quiet", "HEAD"])?.ok;
+    if !on_branch {
+        return Err(InputError::new(
+            repo.root.display().to_string(),
+            "HEAD is detached, so the branch to compare with is unknown (a detached HEAD on main would compare the commit with itself)",
+        )
+        .fix("pass the baseline explicitly: `--against origin/main` (in GitHub Actions: `--against origin/${{ github.base_ref }}` for pull requests, `--against HEAD~1` for pushes)"));
+    }
+    let Some(branch) = default_branch(repo)? else {
+        return Err(InputError::new(
+            repo.root.display().to_string(),
+            "cannot find the default branch: no origin/HEAD, origin/main, origin/master, main or master",
+        )
+        .fix("pass the baseline explicitly (`--against REV`), or set the remote's default with `git remote set-head origin --auto`"));
+    };
+    let out = repo.git(["merge-base", "HEAD", &branch])?;
+    let merge_base = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if !out.ok || merge_base.is_empty() {
+        return Err(InputError::new(
+            repo.root.display().to_string(),
+            format!("HEAD and {branch} have no common ancestor"),
+        )
+        .fix("pass the baseline explicitly with `--against REV`"));
+    }
+    let head = repo.resolve_commit("HEAD")?.unwrap_or_default();
+    let description = if merge_base == head {
+        format!("merge-base of HEAD and {branch} (HEAD itself: checking uncommitted changes)")
+    } else {
+        format!("merge-base of HEAD and {branch}")
+    };
+    Ok(Baseline {
+        short: repo.short(&merge_base),
+        commit: merge_base,
+        description,
+    })
+}
+
+/// The upstream default branch as a revision name (`origin/main`, `main`...).
+fn default_branch(repo: &Repo) -> Result<Option<String>, InputError> {
+    let out = repo.git(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"])?;
+    if out.ok {
+        let full = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if let Some(short) = full.strip_prefix("refs/remotes/") {
+            if repo.resolve_commit(&full)?.is_some() {
+                return Ok(Some(short.to_string()));
+            }
+        }
+    }
+    for (full, short) in [
+        ("refs/remotes/origin/main", "origin/main"),
+        ("refs/remotes/origin/master", "origin/master"),
+        ("refs/heads/main", "main"),
+        ("refs/heads/master", "master"),
+    ] {
+        if repo.resolve_commit(full)?.is_some() {
+            return Ok(Some(short.to_string()));
+        }
+    }
+    Ok(None)
+}

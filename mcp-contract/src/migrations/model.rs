@@ -1,0 +1,264 @@
+//! The typed migration record: what `contracts/migrations.toml` says once it
+//! has been parsed and validated. Both the check (which matches entries
+//! against the diff) and the runtime compatibility layer (which generates
+//! aliases, server-applied defaults and versioned tools from the
+//! transitions) read these types, never the TOML.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::Value;
+
+use super::date::Date;
+use crate::diff::Change;
+
+/// A position in the record file (1-based line and column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// The whole record. An absent file is an empty record.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MigrationRecord {
+    /// The file as the user named it (for messages).
+    pub file: String,
+    /// Per-tool policy, keyed by tool name (`[tools.NAME]`).
+    pub tools: BTreeMap<String, ToolPolicy>,
+    /// Acknowledgements (`[[acknowledge]]`), in file order. Entries that
+    /// failed validation are not here.
+    pub entries: Vec<Entry>,
+}
+
+/// `[tools.NAME]`: what the record says about one tool as a whole.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolPolicy {
+    pub name: String,
+    pub owner: Option<String>,
+    /// Major versions the server still serves (e.g. `[1, 2]`).
+    pub versions: Vec<u64>,
+    /// When the tool (or its oldest served version) was deprecated.
+    pub deprecated: Option<Date>,
+    /// The tool callers should move to.
+    pub replacement: Option<String>,
+    /// The condition under which it may be removed, in words.
+    pub removal: Option<String>,
+    /// The date after which it is due for removal.
+    pub until: Option<Date>,
+    pub pos: Pos,
+}
+
+/// One `[[acknowledge]]` entry: specific changes a person has accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub selector: Selector,
+    /// Why the break is acceptable (never empty).
+    pub reason: String,
+    /// Who answers for it (never empty; defaults to the tool's owner).
+    pub owner: String,
+    pub transition: Transition,
+    /// Where the entry starts in the file.
+    pub pos: Pos,
+}
+
+/// Which changes an entry acknowledges. Never the message text, which may
+/// be reworded between releases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selector {
+    /// The rule id, tool, JSON pointer and (when the change has one) subject
+    /// exactly as the diff reports them.
+    Change {
+        tool: String,
+        rule: String,
+        pointer: String,
+        subject: Option<String>,
+    },
+    /// [`Change::fingerprint`] verbatim.
+    Fingerprint(String),
+}
+
+impl Selector {
+    /// Does this selector acknowledge `change`?
+    pub fn matches(&self, change: &Change) -> bool {
+        match self {
+            Selector::Change {
+                tool,
+                rule,
+                pointer,
+                subject,
+            } => {
+                *tool == change.tool
+                    && rule == change.rule
+                    && *pointer == change.pointer
+                    && *subject == change.subject
+            }
+            Selector::Fingerprint(f) => *f == change.fingerprint(),
+        }
+    }
+
+    /// The tool the entry concerns.
+    pub fn tool(&self) -> &str {
+        match self {
+            Selector::Change { tool, .. } => tool,
+            Selector::Fingerprint(f) => f.split(' ').nth(1).unwrap_or(""),
+        }
+    }
+
+    /// The rule id the entry concerns.
+    pub fn rule(&self) -> &str {
+        match self {
+            Selector::Change { rule, .. } => rule,
+            Selector::Fingerprint(f) => f.split(' ').next().unwrap_or(""),
+        }
+    }
+}
+
+/// What a renamed thing is: a whole tool or one input field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenameTarget {
+    Tool,
+    Field,
+}
+
+/// The transition an acknowledged change belongs to. The runtime layer
+/// generates its compatibility code from these.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Transition {
+    /// `from` was renamed to `to`; the old name stays an alias until
+    /// `until` / `removal`. A rename of a tool when the entry's rule is a
+    /// `tool.` rule, of an input field otherwise.
+    Rename {
+        target: RenameTarget,
+        from: String,
+        to: String,
+        until: Option<Date>,
+        removal: Option<String>,
+    },
+    /// `field` became required; the server applies `value` when a caller
+    /// omits it.
+    Default { field: String, value: Value },
+    /// The contract moved to a new major version published as tool `to`;
+    /// `from` keeps serving until `until` / `removal`.
+    MajorVersion {
+        from: String,
+        to: String,
+        deprecated: Option<Date>,
+        until: Option<Date>,
+        removal: Option<String>,
+    },
+    /// The thing is gone for good (its name becomes reserved).
+    Removal {
+        until: Option<Date>,
+        removal: Option<String>,
+    },
+    /// Anything else; `note` says what.
+    Other { note: Option<String> },
+}
+
+impl Transition {
+    /// The `kind` key as written in the file.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Transition::Rename { .. } => "rename",
+            Transition::Default { .. } => "default",
+            Transition::MajorVersion { .. } => "major-version",
+            Transition::Removal { .. } => "removal",
+            Transition::Other { .. } => "other",
+        }
+    }
+
+    /// The date after which the compatibility branch is due to go.
+    pub fn until(&self) -> Option<Date> {
+        match self {
+            Transition::Rename { until, .. }
+            | Transition::MajorVersion { until, .. }
+            | Transition::Removal { until, .. } => *until,
+            _ => None,
+        }
+    }
+}
+
+impl MigrationRecord {
+    /// Entries for one tool, in file order.
+    pub fn entries_for<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'a Entry> + 'a {
+        self.entries
+            .iter()
+            .filter(move |e| e.selector.tool() == tool)
+    }
+
+    /// The first entry that acknowledges `change`.
+    pub fn acknowledging(&self, change: &Change) -> Option<(usize, &Entry)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.selector.matches(change))
+    }
+}
+
+/// How bad a record problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Warning,
+    Error,
+}
+
+/// What kind of problem it is, which decides the exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The record is malformed (exit status 2).
+    Invalid,
+    /// The record is out of date against the diff or the calendar: an entry
+    /// that matches nothing, a removal date that has passed (a warning, or a
+    /// failure under `--strict`).
+    Stale,
+}
+
+/// One problem in the record, pointing at the line in the TOML.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub level: Level,
+    pub kind: ProblemKind,
+    pub file: String,
+    pub pos: Pos,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Problem {
+    pub fn invalid(file: &str, pos: Pos, message: impl Into<String>) -> Problem {
+        Problem {
+            level: Level::Error,
+            kind: ProblemKind::Invalid,
+            file: file.to_string(),
+            pos,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Problem {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = match self.level {
+            Level::Error => "error",
+            Level::Warning => "warning",
+        };
+        write!(f, "{word}: {}:{}: {}", self.file, self.pos, self.message)?;
+        if let Some(h) = &self.help {
+            write!(f, "\n  help: {h}")?;
+        }
+        Ok(())
+    }
+}

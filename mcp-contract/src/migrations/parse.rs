@@ -1,0 +1,649 @@
+//! Reading `contracts/migrations.toml` into the typed record, validating it
+//! in one pass: every problem (unknown keys with a did-you-mean, wrong types,
+//! invalid dates, empty `reason`/`owner`, unknown rule ids, incomplete
+//! transitions, duplicate entries) is collected with its line and column,
+//! cargo-deny style, instead of stopping at the first.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+use toml_edit::{Item, TableLike};
+
+use super::date::Date;
+use super::model::{
+    Entry, MigrationRecord, Pos, Problem, RenameTarget, Selector, ToolPolicy, Transition,
+};
+use crate::error::InputError;
+use crate::rules;
+
+/// Keys of the record's top level.
+pub const ROOT_KEYS: &[&str] = &["version", "tools", "acknowledge"];
+/// Keys of a `[tools.NAME]` table.
+pub const TOOL_KEYS: &[&str] = &[
+    "owner",
+    "versions",
+    "deprecated",
+    "replacement",
+    "removal",
+    "until",
+];
+/// Keys of an `[[acknowledge]]` entry.
+pub const ENTRY_KEYS: &[&str] = &[
+    "tool",
+    "rule",
+    "pointer",
+    "subject",
+    "fingerprint",
+    "reason",
+    "owner",
+    "transition",
+];
+/// Transition kinds.
+pub const KINDS: &[&str] = &["rename", "default", "major-version", "removal", "other"];
+
+/// The record format version this crate reads.
+pub const RECORD_VERSION: i64 = 1;
+
+/// Reads the record at `path`; a missing file is an empty record.
+pub fn read(path: &Path) -> Result<(MigrationRecord, Vec<Problem>), InputError> {
+    let file = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(parse(&text, &file)),
+            Err(_) => Err(InputError::new(&file, "file is not valid UTF-8")
+                .fix("save the migration record as UTF-8")),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((
+            MigrationRecord {
+                file,
+                ..MigrationRecord::default()
+            },
+            vec![],
+        )),
+        Err(e) => Err(InputError::new(&file, format!("cannot read migration record: {e}"))
+            .fix("check that the file is readable")),
+    }
+}
+
+/// Parses and validates the record text. Always returns a record (with
+/// only the valid entries) and every problem found.
+pub fn parse(text: &str, file: &str) -> (MigrationRecord, Vec<Problem>) {
+    let mut p = Parser {
+        file,
+        lines: LineIndex::new(text),
+        problems: vec![],
+    };
+    let mut record = MigrationRecord {
+        file: file.to_string(),
+        ..MigrationRecord::default()
+    };
+    let doc = match toml_edit::Document::parse(text) {
+        Ok(d) => d,
+        Err(e) => {
+            let pos = p.pos(e.span().map(|s| s.start));
+            let msg = e.message().trim().to_string();
+            p.problems.push(
+                Problem::invalid(file, pos, format!("invalid TOML: {msg}"))
+                    .help("fix the syntax; `cargo mcp-contract check` prints entries you can paste"),
+            );
+            return (record, p.problems);
+        }
+    };
+    let root = doc.as_table();
+    p.unknown_keys(root, ROOT_KEYS, "the top level of the record");
+    if let Some((v, pos)) = p.int(root, "version") {
+        if v != RECORD_VERSION {
+            p.problems.push(
+                Problem::invalid(file, pos, format!("unsupported record version {v}: this mcp-contract reads version {RECORD_VERSION}"))
+                    .help("use `version = 1`, or the mcp-contract release that wrote this record"),
+            );
+        }
+    }
+    if let Some(item) = root.get("tools") {
+        match item.as_table_like() {
+            Some(tools) => {
+                for (name, item) in tools.iter() {
+                    let pos = p.key_pos(tools, name);
+                    match item.as_table_like() {
+                        Some(t) => {
+                            let policy = p.tool_policy(name, t, pos);
+                            record.tools.insert(name.to_string(), policy);
+                        }
+                        None => p.problems.push(
+                            Problem::invalid(file, pos, format!("`tools.{name}` must be a table"))
+                                .help(format!("write it as `[tools.{name}]` followed by keys such as owner = \"...\"")),
+                        ),
+                    }
+                }
+            }
+            None => p.type_error(item, "tools", "a table of tables (`[tools.NAME]`)"),
+        }
+    }
+    if let Some(item) = root.get("acknowledge") {
+        let mut seen: BTreeMap<String, Pos> = BTreeMap::new();
+        for (table, pos) in p.tables_of(item, "acknowledge") {
+            if let Some(entry) = p.entry(table, pos, &record.tools) {
+                let key = format!("{:?}", entry.selector);
+                if let Some(first) = seen.get(&key) {
+                    p.problems.push(
+                        Problem::invalid(file, entry.pos, format!("this entry acknowledges the same change as the entry at line {}", first.line))
+                            .help("keep one of the two entries"),
+                    );
+                    continue;
+                }
+                seen.insert(key, entry.pos);
+                record.entries.push(entry);
+            }
+        }
+    }
+    (record, p.problems)
+}
+
+struct Parser<'a> {
+    file: &'a str,
+    lines: LineIndex,
+    problems: Vec<Problem>,
+}
+
+impl Parser<'_> {
+    fn pos(&self, offset: Option<usize>) -> Pos {
+        self.lines.pos(offset.unwrap_or(0))
+    }
+
+    fn key_pos(&self, t: &dyn TableLike, key: &str) -> Pos {
+        let span = t.get_key_value(key).and_then(|(k, _)| k.span());
+        self.pos(span.map(|s| s.start))
+    }
+
+    fn item_pos(&self, item: &Item) -> Pos {
+        self.pos(item.span().map(|s| s.start))
+    }
+
+    fn unknown_keys(&mut self, t: &dyn TableLike, allowed: &[&str], context: &str) {
+        for (key, _) in t.iter() {
+            if allowed.contains(&key) {
+                continue;
+            }
+            let pos = self.key_pos(t, key);
+            let help = match did_you_mean(key, allowed) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("allowed keys: {}", allowed.join(", ")),
+            };
+            self.problems.push(
+                Problem::invalid(self.file, pos, format!("unknown key `{key}` in {context}"))
+                    .help(help),
+            );
+        }
+    }
+
+    fn type_error(&mut self, item: &Item, key: &str, expected: &str) {
+        let pos = self.item_pos(item);
+        self.problems.push(
+            Problem::invalid(
+                self.file,
+                pos,
+                format!("`{key}` must be {expected}, found {}", item.type_name()),
+            )
+            .help(format!("write `{key}` as {expected}")),
+        );
+    }
+
+    /// A string value; empty strings are an error (they say nothing).
+    fn string(&mut self, t: &dyn TableLike, key: &str) -> Option<(String, Pos)> {
+        let item = t.get(key)?;
+        let pos = self.item_pos(item);
+        match item.as_str() {
+            Some(s) if s.trim().is_empty() => {
+                self.problems.push(
+                    Problem::invalid(self.file, pos, format!("`{key}` is empty"))
+                        .help(format!("fill in `{key}`, or remove the key if it is optional")),
+                );
+                None
+            }
+            Some(s) => Some((s.to_string(), pos)),
+            None => {
+                self.type_error(item, key, "a string");
+                None
+            }
+        }
+    }
+
+    /// A string that may be empty (JSON pointers: `""` is the tool itself).
+    fn raw_string(&mut self, t: &dyn TableLike, key: &str) -> Option<(String, Pos)> {
+        let item = t.get(key)?;
+        match item.as_str() {
+            Some(s) => Some((s.to_string(), self.item_pos(item))),
+            None => {
+                self.type_error(item, key, "a string");
+                None
+            }
+        }
+    }
+
+    fn int(&mut self, t: &dyn TableLike, key: &str) -> Option<(i64, Pos)> {
+        let item = t.get(key)?;
+        match item.as_integer() {
+            Some(v) => Some((v, self.item_pos(item))),
+            None => {
+                self.type_error(item, key, "an integer");
+                None
+            }
+        }
+    }
+
+    /// A date: a TOML local date (`2025-06-30`) or a string `"2025-06-30"`.
+    fn date(&mut self, t: &dyn TableLike, key: &str) -> Option<Date> {
+        let item = t.get(key)?;
+        let pos = self.item_pos(item);
+        let parsed = if let Some(dt) = item.as_datetime() {
+            match (dt.date, dt.time, dt.offset) {
+                (Some(d), None, None) => Date::new(d.year, d.month, d.day),
+                _ => None,
+            }
+        } else if let Some(s) = item.as_str() {
+            Date::parse(s)
+        } else {
+            None
+        };
+        if parsed.is_none() {
+            let shown = item
+                .span()
+                .and_then(|r| self.lines.text.get(r))
+                .map(|s| s.trim().to_string())
+                .unwrap_or_else(|| item.type_name().to_string());
+            self.problems.push(
+                Problem::invalid(self.file, pos, format!("`{key}` is not a valid date: {shown}"))
+                    .help(format!("write a calendar date such as `{key} = 2026-06-30` (YYYY-MM-DD, no time)")),
+            );
+        }
+        parsed
+    }
+
+    /// Every table in an array of tables (or an inline array of inline tables).
+    fn tables_of<'d>(&mut self, item: &'d Item, key: &str) -> Vec<(&'d dyn TableLike, Pos)> {
+        let mut out: Vec<(&dyn TableLike, Pos)> = vec![];
+        if let Some(aot) = item.as_array_of_tables() {
+            for t in aot.iter() {
+                out.push((t as &dyn TableLike, self.pos(t.span().map(|s| s.start))));
+            }
+        } else if let Some(arr) = item.as_array() {
+            for v in arr.iter() {
+                match v.as_inline_table() {
+                    Some(t) => out.push((t as &dyn TableLike, self.pos(v.span().map(|s| s.start)))),
+                    None => {
+                        let pos = self.pos(v.span().map(|s| s.start));
+                        self.problems.push(
+                            Problem::invalid(self.file, pos, format!("every `{key}` entry must be a table"))
+                                .help(format!("write each entry as `[[{key}]]` followed by its keys")),
+                        );
+                    }
+                }
+            }
+        } else {
+            self.type_error(item, key, &format!("an array of tables (`[[{key}]]`)"));
+        }
+        out
+    }
+
+    fn tool_policy(&mut self, name: &str, t: &dyn TableLike, pos: Pos) -> ToolPolicy {
+        self.unknown_keys(t, TOOL_KEYS, &format!("`[tools.{name}]`"));
+        let mut versions = vec![];
+        if let Some(item) = t.get("versions") {
+            match item.as_array() {
+                Some(arr) => {
+                    for v in arr.iter() {
+                        match v.as_integer() {
+                            Some(n) if n >= 1 => versions.push(n as u64),
+                            _ => {
+                                let p = self.pos(v.span().map(|s| s.start));
+                                self.problems.push(
+                                    Problem::invalid(self.file, p, "`versions` lists major versions as positive integers")
+                                        .help("write e.g. `versions = [1, 2]`"),
+                                );
+                            }
+                        }
+                    }
+                }
+                None => self.type_error(item, "versions", "an array of integers"),
+            }
+        }
+        ToolPolicy {
+            name: name.to_string(),
+            owner: self.string(t, "owner").map(|s| s.0),
+            versions,
+            deprecated: self.date(t, "deprecated"),
+            replacement: self.string(t, "replacement").map(|s| s.0),
+            removal: self.string(t, "removal").map(|s| s.0),
+            until: self.date(t, "until"),
+            pos,
+        }
+    }
+
+    fn entry(
+        &mut self,
+        t: &dyn TableLike,
+        pos: Pos,
+        tools: &BTreeMap<String, ToolPolicy>,
+    ) -> Option<Entry> {
+        let before = self.problems.len();
+        self.unknown_keys(t, ENTRY_KEYS, "an `[[acknowledge]]` entry");
+        let selector = self.selector(t, pos);
+        let reason = self.string(t, "reason").map(|s| s.0);
+        if reason.is_none() && t.get("reason").is_none() {
+            self.problems.push(
+                Problem::invalid(self.file, pos, "entry has no `reason`")
+                    .help("say why this break is acceptable: `reason = \"...\"`"),
+            );
+        }
+        let tool_owner = selector
+            .as_ref()
+            .and_then(|s| tools.get(s.tool()))
+            .and_then(|p| p.owner.clone());
+        let owner = match t.get("owner") {
+            Some(_) => self.string(t, "owner").map(|s| s.0),
+            None => {
+                if tool_owner.is_none() {
+                    self.problems.push(
+                        Problem::invalid(self.file, pos, "entry has no `owner`")
+                            .help("name who answers for this break: `owner = \"@team\"` (or set `owner` in `[tools.NAME]`)"),
+                    );
+                }
+                tool_owner
+            }
+        };
+        let rule = selector.as_ref().map(|s| s.rule().to_string());
+        let transition = match t.get("transition") {
+            Some(item) => match item.as_table_like() {
+                Some(tt) => {
+                    let tpos = self.item_pos(item);
+                    self.transition(tt, tpos, rule.as_deref().unwrap_or(""))
+                }
+                None => {
+                    self.type_error(item, "transition", "a table such as `{ kind = \"rename\", from = \"a\", to = \"b\" }`");
+                    None
+                }
+            },
+            None => {
+                self.problems.push(
+                    Problem::invalid(self.file, pos, "entry has no `transition`")
+                        .help(format!("say which transition the change belongs to: `transition = {{ kind = \"...\" }}` with kind one of {}", KINDS.join(", "))),
+                );
+                None
+            }
+        };
+        if self.problems.len() != before {
+            return None;
+        }
+        Some(Entry {
+            selector: selector?,
+            reason: reason?,
+            owner: owner?,
+            transition: transition?,
+            pos,
+        })
+    }
+
+    fn selector(&mut self, t: &dyn TableLike, pos: Pos) -> Option<Selector> {
+        if let Some((f, fpos)) = self.string(t, "fingerprint") {
+            if ["tool", "rule", "pointer", "subject"]
+                .iter()
+                .any(|k| t.contains_key(k))
+            {
+                self.problems.push(
+                    Problem::invalid(self.file, fpos, "give either `fingerprint` or `tool`/`rule`/`pointer`/`subject`, not both")
+                        .help("keep the one printed by `cargo mcp-contract check`"),
+                );
+                return None;
+            }
+            let rule = f.split(' ').next().unwrap_or("");
+            if !self.known_rule(rule, fpos) || f.split(' ').count() < 3 {
+                if f.split(' ').count() < 3 {
+                    self.problems.push(
+                        Problem::invalid(self.file, fpos, format!("`{f}` is not a change fingerprint"))
+                            .help("a fingerprint is `RULE TOOL POINTER[ SUBJECT]` as printed by `cargo mcp-contract check --format json`"),
+                    );
+                }
+                return None;
+            }
+            return Some(Selector::Fingerprint(f));
+        }
+        let tool = self.string(t, "tool");
+        let rule = self.string(t, "rule");
+        let pointer = self.raw_string(t, "pointer");
+        let subject = self.string(t, "subject").map(|s| s.0);
+        let mut missing = vec![];
+        for (k, v) in [
+            ("tool", tool.is_some()),
+            ("rule", rule.is_some()),
+            ("pointer", pointer.is_some()),
+        ] {
+            if !v && !t.contains_key(k) {
+                missing.push(k);
+            }
+        }
+        if !missing.is_empty() {
+            self.problems.push(
+                Problem::invalid(self.file, pos, format!("entry does not say which change it acknowledges (missing {})", missing.join(", ")))
+                    .help("give `tool`, `rule` and `pointer` (and `subject` when the change has one) as printed by `cargo mcp-contract check`, or `fingerprint`"),
+            );
+        }
+        let (rule, rpos) = rule?;
+        if !self.known_rule(&rule, rpos) {
+            return None;
+        }
+        let (pointer, ppos) = pointer?;
+        if !pointer.is_empty() && !pointer.starts_with('/') {
+            self.problems.push(
+                Problem::invalid(self.file, ppos, format!("`pointer` must be a JSON pointer starting with `/` (or empty for the tool itself), found {pointer:?}"))
+                    .help("copy the pointer the check printed, e.g. \"/inputSchema/properties/query\""),
+            );
+            return None;
+        }
+        Some(Selector::Change {
+            tool: tool?.0,
+            rule,
+            pointer,
+            subject,
+        })
+    }
+
+    fn known_rule(&mut self, rule: &str, pos: Pos) -> bool {
+        if rules::rule(rule).is_some() {
+            return true;
+        }
+        let ids: Vec<&str> = rules::RULES.iter().map(|r| r.id).collect();
+        let help = match did_you_mean(rule, &ids) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => "`cargo mcp-contract rules` lists every rule id".to_string(),
+        };
+        self.problems
+            .push(Problem::invalid(self.file, pos, format!("unknown rule `{rule}`")).help(help));
+        false
+    }
+
+    fn transition(&mut self, t: &dyn TableLike, pos: Pos, rule: &str) -> Option<Transition> {
+        let Some((kind, kpos)) = self.string(t, "kind") else {
+            if !t.contains_key("kind") {
+                self.problems.push(
+                    Problem::invalid(self.file, pos, "`transition` has no `kind`")
+                        .help(format!("set kind to one of {}", KINDS.join(", "))),
+                );
+            }
+            return None;
+        };
+        let allowed: &[&str] = match kind.as_str() {
+            "rename" => &["kind", "from", "to", "until", "removal"],
+            "default" => &["kind", "field", "value"],
+            "major-version" => &["kind", "from", "to", "deprecated", "until", "removal"],
+            "removal" => &["kind", "until", "removal"],
+            "other" => &["kind", "note"],
+            _ => {
+                let help = match did_you_mean(&kind, KINDS) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("kind is one of {}", KINDS.join(", ")),
+                };
+                self.problems.push(
+                    Problem::invalid(self.file, kpos, format!("unknown transition kind `{kind}`"))
+                        .help(help),
+                );
+                return None;
+            }
+        };
+        self.unknown_keys(t, allowed, &format!("a `{kind}` transition"));
+        let before = self.problems.len();
+        let need = |p: &mut Self, key: &str| -> Option<String> {
+            if !t.contains_key(key) {
+                p.problems.push(
+                    Problem::invalid(p.file, pos, format!("a `{kind}` transition needs `{key}`"))
+                        .help(format!("add `{key} = \"...\"` to the transition")),
+                );
+                return None;
+            }
+            p.string(t, key).map(|s| s.0)
+        };
+        let transition = match kind.as_str() {
+            "rename" => {
+                let from = need(self, "from");
+                let to = need(self, "to");
+                let until = self.date(t, "until");
+                let removal = self.string(t, "removal").map(|s| s.0);
+                let target = if rule.starts_with("tool.") {
+                    RenameTarget::Tool
+                } else {
+                    RenameTarget::Field
+                };
+                Transition::Rename {
+                    target,
+                    from: from?,
+                    to: to?,
+                    until,
+                    removal,
+                }
+            }
+            "default" => {
+                let field = need(self, "field");
+                let value = match t.get("value") {
+                    Some(item) => Some(toml_to_json(item)),
+                    None => {
+                        self.problems.push(
+                            Problem::invalid(self.file, pos, "a `default` transition needs `value` (the default the server applies)")
+                                .help("add e.g. `value = \"pdf\"`"),
+                        );
+                        None
+                    }
+                };
+                Transition::Default {
+                    field: field?,
+                    value: value?,
+                }
+            }
+            "major-version" => {
+                let from = need(self, "from");
+                let to = need(self, "to");
+                Transition::MajorVersion {
+                    deprecated: self.date(t, "deprecated"),
+                    until: self.date(t, "until"),
+                    removal: self.string(t, "removal").map(|s| s.0),
+                    from: from?,
+                    to: to?,
+                }
+            }
+            "removal" => Transition::Removal {
+                until: self.date(t, "until"),
+                removal: self.string(t, "removal").map(|s| s.0),
+            },
+            _ => Transition::Other {
+                note: self.string(t, "note").map(|s| s.0),
+            },
+        };
+        (self.problems.len() == before).then_some(transition)
+    }
+}
+
+/// A TOML value as JSON (dates become strings).
+pub fn toml_to_json(item: &Item) -> Value {
+    match item {
+        Item::Value(v) => value_to_json(v),
+        Item::Table(t) => Value::Object(t.iter().map(|(k, v)| (k.to_string(), toml_to_json(v))).collect()),
+        Item::ArrayOfTables(a) => Value::Array(
+            a.iter()
+                .map(|t| Value::Object(t.iter().map(|(k, v)| (k.to_string(), toml_to_json(v))).collect()))
+                .collect(),
+        ),
+        Item::None => Value::Null,
+    }
+}
+
+fn value_to_json(v: &toml_edit::Value) -> Value {
+    use toml_edit::Value as V;
+    match v {
+        V::String(s) => Value::String(s.value().clone()),
+        V::Integer(i) => Value::from(*i.value()),
+        V::Float(f) => serde_json::Number::from_f64(*f.value())
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+        V::Boolean(b) => Value::Bool(*b.value()),
+        V::Datetime(d) => Value::String(d.value().to_string()),
+        V::Array(a) => Value::Array(a.iter().map(value_to_json).collect()),
+        V::InlineTable(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.to_string(), value_to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// The closest allowed word within a small edit distance.
+pub fn did_you_mean<'a>(word: &str, allowed: &[&'a str]) -> Option<&'a str> {
+    allowed
+        .iter()
+        .map(|a| (edit_distance(word, a), *a))
+        .filter(|(d, a)| *d <= 2.max(a.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, a)| a)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Byte offset -> 1-based line and column (in characters).
+struct LineIndex {
+    starts: Vec<usize>,
+    text: String,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex {
+            starts,
+            text: text.to_string(),
+        }
+    }
+
+    fn pos(&self, offset: usize) -> Pos {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        let column = self
+            .text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or(0)
+            + 1;
+        Pos { line, column }
+    }
+}
