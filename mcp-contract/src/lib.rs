@@ -12,6 +12,7 @@
 pub mod canonical;
 pub mod diff;
 pub mod error;
+pub mod fixtures;
 pub mod git;
 pub mod json;
 pub mod load;
