@@ -24,6 +24,16 @@ pub mod rules;
 pub mod schema;
 pub mod segments;
 
+#[doc(hidden)]
+pub mod __private;
+
+/// `#[mcp_contract::tool(...)]`: marks an MCP tool's argument struct (feature `macros`).
+#[cfg(feature = "macros")]
+pub use mcp_contract_macros::tool;
+
+/// What `#[mcp_contract::tool]` implements: the locked tool definition.
+pub use __private::LockedTool;
+
 pub use diff::{diff_surfaces, Change, DiffReport};
 pub use error::InputError;
 pub use model::{Surface, Tool};

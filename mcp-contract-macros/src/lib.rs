@@ -1,0 +1,36 @@
+//! `#[mcp_contract::tool]`: marks an MCP tool's argument struct.
+//!
+//! The build step (`mcp-contract-build`, called from `build.rs`) reads the
+//! same attribute from source, derives the tool's schemas, locks them in
+//! `contracts/mcp-contract.lock` and writes the published tool definition to
+//! `OUT_DIR`. This macro embeds that file, so the schema a server publishes
+//! at run time is, byte for byte, the locked one. Use it through the
+//! `mcp-contract` crate's `macros` feature: `#[mcp_contract::tool(...)]`.
+//! The grammar lives in `mcp-contract-syntax`.
+
+use proc_macro::TokenStream;
+
+mod expand;
+mod parse;
+mod validate;
+
+/// Marks the argument struct of an MCP tool. See the crate docs of
+/// `mcp-contract-syntax` for the full grammar:
+///
+/// ```text
+/// #[mcp_contract::tool(name = "search_catalog", version = 1, output = Hits,
+///                      read_only, idempotent, reserved("q"))]
+/// struct SearchArgs { #[mcp_contract(alias = "query")] search_text: String }
+/// ```
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = match parse::parse(item.into()) {
+        Ok(item) => item,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    match validate::validate(args.into(), &item) {
+        Ok(def) => expand::expand(&def, item),
+        Err(e) => expand::with_error(e, item),
+    }
+    .into()
+}

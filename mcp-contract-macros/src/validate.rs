@@ -1,0 +1,37 @@
+//! Checks the attribute against its item (the shared rules of
+//! `mcp-contract-syntax`), then checks that the build step has snapshotted
+//! this tool, so a missing `build.rs` is one clear error, not a cryptic
+//! `include_str!` failure.
+
+use std::path::PathBuf;
+
+use mcp_contract_syntax::ToolDef;
+use proc_macro2::TokenStream;
+
+/// The directory under `OUT_DIR` where the build step writes one
+/// `<tool name>.json` per tool (must match `mcp-contract-build`).
+pub const OUT_SUBDIR: &str = "mcp-contract";
+
+pub fn validate(args: TokenStream, item: &syn::Item) -> syn::Result<ToolDef> {
+    let def = mcp_contract_syntax::tool_def(args, item)?;
+    let Some(out_dir) = std::env::var_os("OUT_DIR") else {
+        return Err(syn::Error::new(
+            def.name_span,
+            "no build script: add `build.rs` with `fn main() { mcp_contract_build::snapshot() }`",
+        ));
+    };
+    let entry = PathBuf::from(out_dir)
+        .join(OUT_SUBDIR)
+        .join(format!("{}.json", def.name));
+    if !entry.is_file() {
+        return Err(syn::Error::new(
+            def.name_span,
+            format!(
+                "tool `{}` was not snapshotted: call `mcp_contract_build::snapshot()` from build.rs \
+                 and keep this attribute spelled `#[mcp_contract::tool(...)]` in a module the crate root declares",
+                def.name
+            ),
+        ));
+    }
+    Ok(def)
+}

@@ -1,0 +1,6 @@
+#[mcp_contract_macros::tool(name = "search")]
+struct SearchArgs<T> {
+    query: T,
+}
+
+fn main() {}

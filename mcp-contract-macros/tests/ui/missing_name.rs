@@ -1,0 +1,6 @@
+#[mcp_contract_macros::tool(version = 1)]
+struct SearchArgs {
+    query: String,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[mcp_contract_macros::tool(name = "search")]
+enum SearchArgs {
+    ByText(String),
+}
+
+fn main() {}

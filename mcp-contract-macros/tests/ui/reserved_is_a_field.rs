@@ -1,0 +1,6 @@
+#[mcp_contract_macros::tool(name = "search", reserved("query"))]
+struct SearchArgs {
+    query: String,
+}
+
+fn main() {}

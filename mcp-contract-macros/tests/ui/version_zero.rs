@@ -1,0 +1,6 @@
+#[mcp_contract_macros::tool(name = "search", version = 0)]
+struct SearchArgs {
+    query: String,
+}
+
+fn main() {}

@@ -1,0 +1,100 @@
+//! Support for the code `#[mcp_contract::tool]` generates. Not a stable API:
+//! only [`LockedTool`] (re-exported at the crate root) is meant to be named by
+//! users.
+//!
+//! The build step (`mcp-contract-build`) writes each tool's published
+//! definition, exactly as locked in `contracts/mcp-contract.lock`, to
+//! `$OUT_DIR/mcp-contract/<name>.json`; the macro embeds that text as
+//! [`LockedTool::ENTRY`]. Everything here turns that one text into the
+//! tool a server publishes, so the published schema cannot differ from the
+//! locked one.
+
+use crate::model::Tool;
+
+/// A tool argument type annotated with `#[mcp_contract::tool]`.
+pub trait LockedTool {
+    /// The published tool name.
+    const NAME: &'static str;
+    /// The contract's major version, when declared.
+    const VERSION: Option<u64>;
+    /// The published tool definition (canonical JSON) as locked.
+    const ENTRY: &'static str;
+    /// `(deprecated name, Rust field)` for every `#[mcp_contract(alias = "...")]`.
+    const ALIASES: &'static [(&'static str, &'static str)];
+    /// Names removed from the contract that must never be accepted again.
+    const RESERVED: &'static [&'static str];
+    /// The structured output type (`()` when the tool declares none).
+    type Output;
+
+    /// The locked tool as the contract engine models it.
+    fn locked_tool() -> Tool {
+        locked_tool(Self::ENTRY, Self::VERSION)
+    }
+
+    /// The locked tool as rmcp publishes it in `tools/list`.
+    #[cfg(feature = "rmcp")]
+    fn rmcp_tool() -> rmcp::model::Tool {
+        rmcp_tool(Self::ENTRY)
+    }
+
+    /// An rmcp route serving `handler` under the locked definition:
+    /// `ToolRouter::new().with_route(SearchArgs::rmcp_route(Self::search))`.
+    #[cfg(feature = "rmcp")]
+    fn rmcp_route<S, C, A>(handler: C) -> rmcp::handler::server::router::tool::ToolRoute<S>
+    where
+        S: Send + Sync + 'static,
+        C: rmcp::handler::server::tool::CallToolHandler<S, A> + Send + Sync + Clone + 'static,
+    {
+        rmcp::handler::server::router::tool::ToolRoute::new(Self::rmcp_tool(), handler)
+    }
+}
+
+/// Parses an embedded entry. The text was written by the build step from the
+/// lockfile's own model, so failing here is a bug in mcp-contract, not bad input.
+pub fn locked_tool(entry: &str, version: Option<u64>) -> Tool {
+    let value: serde_json::Value =
+        serde_json::from_str(entry).expect("mcp-contract: embedded tool entry is not JSON");
+    let mut tool = crate::load::tool_from_value(&value, "<embedded tool entry>", "")
+        .expect("mcp-contract: embedded tool entry is not a tool");
+    tool.version = version;
+    tool
+}
+
+/// An embedded entry as an rmcp tool (same JSON, rmcp's types).
+#[cfg(feature = "rmcp")]
+pub fn rmcp_tool(entry: &str) -> rmcp::model::Tool {
+    serde_json::from_str(entry).expect("mcp-contract: embedded tool entry is not an MCP tool")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Fixture;
+    impl LockedTool for Fixture {
+        const NAME: &'static str = "search";
+        const VERSION: Option<u64> = Some(2);
+        const ENTRY: &'static str = r#"{"annotations":{"readOnlyHint":true},"description":"Find.","inputSchema":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"name":"search"}"#;
+        const ALIASES: &'static [(&'static str, &'static str)] = &[];
+        const RESERVED: &'static [&'static str] = &[];
+        type Output = ();
+    }
+
+    #[test]
+    fn entry_round_trips_to_the_published_form() {
+        let tool = Fixture::locked_tool();
+        assert_eq!(tool.name, "search");
+        assert_eq!(tool.version, Some(2));
+        let published = crate::canonical::to_compact_string(&tool.to_published());
+        assert_eq!(published, Fixture::ENTRY);
+    }
+
+    #[cfg(feature = "rmcp")]
+    #[test]
+    fn rmcp_tool_serializes_back_to_the_entry() {
+        let tool = Fixture::rmcp_tool();
+        let back = serde_json::to_value(&tool).unwrap();
+        let back = crate::canonical::to_compact_string(&crate::canonical::canonicalize(&back));
+        assert_eq!(back, Fixture::ENTRY);
+    }
+}
