@@ -10,10 +10,12 @@
 //! print; the logic lives here.
 
 pub mod canonical;
+pub mod check;
 pub mod diff;
 pub mod error;
 pub mod fixtures;
 pub mod git;
+pub mod history;
 pub mod json;
 pub mod load;
 pub mod lockfile;

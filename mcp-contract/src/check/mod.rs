@@ -1,0 +1,228 @@
+//! The gate behind `cargo mcp-contract check`: the candidate surface is
+//! compared with the baseline, reserved names are enforced from history,
+//! and every change at or above `--fail-on` must be acknowledged by an entry
+//! of the migration record. Unacknowledged changes come with the exact entry
+//! that would acknowledge them.
+//!
+//! [`run`] is pure: it takes surfaces, the record and the history as
+//! [`CheckInput`] and returns a [`CheckOutcome`]. Where the surfaces come
+//! from (the lockfile at a git revision, the working tree, a live server) is
+//! decided by the caller; [`repo::prepare`] builds the input for the usual
+//! case of a lockfile in a git checkout.
+
+pub mod lines;
+pub mod packages;
+pub mod repo;
+pub mod reserved;
+
+use crate::diff::{diff_surfaces, Change};
+use crate::history::History;
+use crate::migrations::{
+    suggest_entry, Date, Level, MigrationRecord, Pos, Problem, ProblemKind,
+};
+use crate::model::Surface;
+use crate::rules::Severity;
+
+/// Everything the gate decides on.
+#[derive(Debug, Clone)]
+pub struct CheckInput {
+    /// The surface at the baseline; `None` when the lockfile did not exist
+    /// there (a new surface: everything is additive). May omit tools that
+    /// are identical in the candidate ([`crate::segments::reduce_pair`]).
+    pub baseline: Option<Surface>,
+    /// The surface being checked (the working-tree lockfile or a live server).
+    pub candidate: Surface,
+    /// The migration record of the candidate.
+    pub record: MigrationRecord,
+    /// Problems found while parsing the record.
+    pub record_problems: Vec<Problem>,
+    /// The record at the baseline: its entries acknowledged changes that
+    /// are already in the baseline, so they need not match the current diff.
+    pub baseline_record: Option<MigrationRecord>,
+    /// Names published up to the baseline; `None` when not needed (the
+    /// candidate introduces no tool or field the baseline lacks).
+    pub history: Option<History>,
+    /// The lowest severity that must be acknowledged.
+    pub fail_on: Severity,
+    /// Stale record entries and passed removal dates fail the check.
+    pub strict: bool,
+    pub today: Date,
+}
+
+/// One reported change and what the gate made of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gated {
+    pub change: Change,
+    /// Index into the record's entries of the entry that acknowledges it.
+    pub acknowledged_by: Option<usize>,
+    /// At or above `--fail-on` and not acknowledged.
+    pub fails: bool,
+    /// For a failing change: the `[[acknowledge]]` entry that would accept it.
+    pub migration_entry: Option<String>,
+}
+
+/// The verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every change at or above `--fail-on` is acknowledged (exit 0).
+    Passed,
+    /// Some change is not acknowledged, or (with `--strict`) the record is stale (exit 1).
+    Failed,
+    /// The migration record is malformed (exit 2).
+    Invalid,
+}
+
+/// The outcome of one check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckOutcome {
+    /// The lockfile did not exist at the baseline.
+    pub new_surface: bool,
+    pub changes: Vec<Gated>,
+    /// Record problems: parse errors and stale entries.
+    pub problems: Vec<Problem>,
+    pub fail_on: Severity,
+    /// The record the changes were matched against.
+    pub record: MigrationRecord,
+}
+
+impl CheckOutcome {
+    pub fn status(&self) -> Status {
+        if self
+            .problems
+            .iter()
+            .any(|p| p.kind == ProblemKind::Invalid && p.level == Level::Error)
+        {
+            Status::Invalid
+        } else if self.changes.iter().any(|g| g.fails)
+            || self.problems.iter().any(|p| p.level == Level::Error)
+        {
+            Status::Failed
+        } else {
+            Status::Passed
+        }
+    }
+
+    /// The failing (unacknowledged) changes.
+    pub fn failing(&self) -> impl Iterator<Item = &Gated> {
+        self.changes.iter().filter(|g| g.fails)
+    }
+
+    /// Counts per severity of the reported changes.
+    pub fn summary(&self) -> std::collections::BTreeMap<Severity, usize> {
+        let mut m: std::collections::BTreeMap<Severity, usize> =
+            Severity::ALL.iter().map(|s| (*s, 0)).collect();
+        for g in &self.changes {
+            *m.entry(g.change.severity).or_default() += 1;
+        }
+        m
+    }
+
+    pub fn acknowledged_count(&self) -> usize {
+        self.changes
+            .iter()
+            .filter(|g| g.acknowledged_by.is_some())
+            .count()
+    }
+}
+
+/// Does checking `candidate` against `baseline` need the lockfile's history
+/// (does it introduce a tool or an input field the baseline lacks)?
+pub fn needs_history(baseline: Option<&Surface>, candidate: &Surface) -> bool {
+    reserved::introduced_names(baseline, candidate)
+}
+
+/// Runs the gate.
+pub fn run(input: CheckInput) -> CheckOutcome {
+    let empty = Surface::new();
+    let old = input.baseline.as_ref().unwrap_or(&empty);
+    let mut changes = diff_surfaces(old, &input.candidate).changes;
+    if let Some(history) = &input.history {
+        changes.extend(reserved::changes(
+            history,
+            input.baseline.as_ref(),
+            &input.candidate,
+        ));
+    }
+    let all = changes.clone();
+    let mut matched = vec![false; input.record.entries.len()];
+    let gated: Vec<Gated> = changes
+        .into_iter()
+        .map(|change| {
+            let ack = input.record.acknowledging(&change).map(|(i, _)| i);
+            if let Some(i) = ack {
+                matched[i] = true;
+            }
+            let fails = ack.is_none() && change.severity >= input.fail_on;
+            let migration_entry =
+                fails.then(|| suggest_entry(&change, &all, Some(&input.candidate)));
+            Gated {
+                change,
+                acknowledged_by: ack,
+                fails,
+                migration_entry,
+            }
+        })
+        .collect();
+    let mut problems = input.record_problems.clone();
+    let stale_level = if input.strict {
+        Level::Error
+    } else {
+        Level::Warning
+    };
+    let stale = |pos: Pos, message: String, help: &str| Problem {
+        level: stale_level,
+        kind: ProblemKind::Stale,
+        file: input.record.file.clone(),
+        pos,
+        message,
+        help: Some(help.to_string()),
+    };
+    for (i, entry) in input.record.entries.iter().enumerate() {
+        let carried = input
+            .baseline_record
+            .as_ref()
+            .is_some_and(|b| b.entries.iter().any(|e| e.selector == entry.selector));
+        if !matched[i] && !carried {
+            problems.push(stale(
+                entry.pos,
+                format!(
+                    "this entry ({} on `{}`) matches no change in the diff",
+                    entry.selector.rule(),
+                    entry.selector.tool()
+                ),
+                "fix its tool/rule/pointer/subject to the ones the check prints, or remove it",
+            ));
+        }
+        if let Some(until) = entry.transition.until() {
+            if until < input.today {
+                problems.push(stale(
+                    entry.pos,
+                    format!(
+                        "the {} transition's removal date {until} has passed",
+                        entry.transition.kind()
+                    ),
+                    "finish the transition (remove the compatibility branch and this entry), or move `until` with a reason",
+                ));
+            }
+        }
+    }
+    for policy in input.record.tools.values() {
+        if let Some(until) = policy.until {
+            if until < input.today {
+                problems.push(stale(
+                    policy.pos,
+                    format!("tool `{}` was due for removal on {until}", policy.name),
+                    "remove the tool (acknowledging tool.removed), or move `until` with a reason",
+                ));
+            }
+        }
+    }
+    problems.sort_by_key(|p| (p.pos, p.level));
+    CheckOutcome {
+        new_surface: input.baseline.is_none(),
+        changes: gated,
+        problems,
+        fail_on: input.fail_on,
+        record: input.record,
+    }
+}

@@ -1,0 +1,129 @@
+//! Finding the lockfiles of cargo packages (`-p PKG`, `--workspace`,
+//! `--manifest-path`) with `cargo metadata`, and telling whether a package
+//! that refreshes its lockfile in a build script (mcp-contract-build) has
+//! sources newer than its lockfile, with the command that refreshes it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::error::InputError;
+use crate::lockfile::DEFAULT_PATH;
+
+/// A package and where its lockfile lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageLockfile {
+    pub name: String,
+    pub dir: PathBuf,
+    pub lockfile: PathBuf,
+    /// The package has a build-dependency on mcp-contract-build.
+    pub uses_build_step: bool,
+}
+
+/// Packages selected by `-p` (one name) or all workspace members, that have
+/// a lockfile (or, for a named package, where it should be).
+pub fn find(
+    manifest_path: Option<&Path>,
+    package: Option<&str>,
+) -> Result<Vec<PackageLockfile>, InputError> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["metadata", "--no-deps", "--format-version", "1"]);
+    if let Some(m) = manifest_path {
+        cmd.arg("--manifest-path").arg(m);
+    }
+    let out = cmd.output().map_err(|e| {
+        InputError::new("cargo", format!("cannot run `cargo metadata`: {e}"))
+            .fix("run inside a cargo project, or pass the lockfile with --lockfile")
+    })?;
+    let shown = manifest_path
+        .map(|m| m.display().to_string())
+        .unwrap_or_else(|| "Cargo.toml".into());
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(InputError::new(shown, format!("`cargo metadata` failed: {}", err.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim()))
+            .fix("fix the manifest, or pass the lockfile with --lockfile"));
+    }
+    let meta: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        InputError::new(&shown, format!("unreadable `cargo metadata` output: {e}"))
+            .fix("pass the lockfile with --lockfile")
+    })?;
+    let mut found = vec![];
+    let mut names = vec![];
+    for p in meta["packages"].as_array().into_iter().flatten() {
+        let name = p["name"].as_str().unwrap_or_default().to_string();
+        let Some(manifest) = p["manifest_path"].as_str() else {
+            continue;
+        };
+        names.push(name.clone());
+        if package.is_some_and(|want| want != name) {
+            continue;
+        }
+        let dir = Path::new(manifest).parent().unwrap_or(Path::new(".")).to_path_buf();
+        let lockfile = dir.join(DEFAULT_PATH);
+        let uses_build_step = p["dependencies"].as_array().into_iter().flatten().any(|d| {
+            d["name"] == "mcp-contract-build" && d["kind"] == "build"
+        });
+        if package.is_some() || lockfile.exists() {
+            found.push(PackageLockfile {
+                name,
+                dir,
+                lockfile,
+                uses_build_step,
+            });
+        }
+    }
+    if let Some(want) = package {
+        if found.is_empty() {
+            let list: Vec<&str> = names.iter().map(String::as_str).collect();
+            let hint = match crate::migrations::did_you_mean(want, &list) {
+                Some(s) => format!("did you mean `-p {s}`?"),
+                None => format!("workspace packages: {}", list.join(", ")),
+            };
+            return Err(InputError::new(shown, format!("no package `{want}` in the workspace")).fix(hint));
+        }
+    }
+    Ok(found)
+}
+
+/// For a package whose build script refreshes the lockfile: a warning when
+/// a source file (`src/**`, `build.rs`, `Cargo.toml`) is newer than the
+/// lockfile. File times are only a hint (a fresh clone sets them all), so
+/// this never fails the check; the build step itself refuses a stale
+/// lockfile in CI.
+pub fn staleness_warning(pkg: &PackageLockfile) -> Option<String> {
+    if !pkg.uses_build_step {
+        return None;
+    }
+    let lock_time = std::fs::metadata(&pkg.lockfile).and_then(|m| m.modified()).ok()?;
+    let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
+    let mut stack = vec![pkg.dir.join("src")];
+    let mut files = vec![pkg.dir.join("build.rs"), pkg.dir.join("Cargo.toml")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    for f in files {
+        if let Ok(t) = std::fs::metadata(&f).and_then(|m| m.modified()) {
+            if newest.as_ref().is_none_or(|(n, _)| t > *n) {
+                newest = Some((t, f));
+            }
+        }
+    }
+    let (t, f) = newest?;
+    (t > lock_time).then(|| {
+        format!(
+            "{} is older than {}: the lockfile may be stale; refresh it with `cargo build -p {}` and commit it",
+            pkg.lockfile.display(),
+            f.display(),
+            pkg.name
+        )
+    })
+}

@@ -1,0 +1,142 @@
+//! Building a [`CheckInput`] for a lockfile in a git checkout: the
+//! baseline lockfile and migration record are read from git objects at the
+//! baseline revision (never from the working tree or index), the candidate
+//! from the working tree (or given, e.g. a live server's surface), and the
+//! history only when the candidate introduces names the baseline lacks.
+
+use std::path::Path;
+
+use super::{needs_history, CheckInput};
+use crate::error::InputError;
+use crate::git::{resolve_baseline, Baseline, BlobReader, Repo};
+use crate::history;
+use crate::migrations::{self, Date, MigrationRecord};
+use crate::model::Surface;
+use crate::rules::Severity;
+use crate::segments;
+
+/// What to check.
+#[derive(Debug, Clone)]
+pub struct RepoCheck<'a> {
+    /// The lockfile in the working tree (its path also locates the record).
+    pub lockfile: &'a Path,
+    /// `--against REV`; `None` for the merge-base with the default branch.
+    pub against: Option<&'a str>,
+    /// A candidate surface to use instead of the working-tree lockfile.
+    pub candidate: Option<Surface>,
+    pub fail_on: Severity,
+    pub strict: bool,
+    pub today: Date,
+}
+
+/// Where the inputs came from, for reports.
+#[derive(Debug, Clone)]
+pub struct CheckContext {
+    /// The lockfile path relative to the repository root (`contracts/mcp-contract.lock`).
+    pub lockfile: String,
+    /// The record path relative to the repository root.
+    pub record: String,
+    pub baseline: Baseline,
+    /// The candidate lockfile text (for line numbers); `None` for a live candidate.
+    pub candidate_text: Option<String>,
+    /// Revisions walked for reserved names (`None`: history not needed).
+    pub history_revisions: Option<usize>,
+    /// History revisions that could not be read, with why.
+    pub history_skipped: Vec<(String, String)>,
+}
+
+/// Reads everything the gate needs.
+pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputError> {
+    let repo = Repo::discover(opts.lockfile)?;
+    let rel = repo.relative(opts.lockfile)?;
+    let record_path = migrations::path_for(opts.lockfile);
+    let rel_record = repo.relative(&record_path)?;
+    let baseline = resolve_baseline(&repo, opts.against)?;
+    let mut reader = BlobReader::start(&repo)?;
+    let base_bytes = reader.read(&format!("{}:{rel}", baseline.commit))?;
+    let base_record_bytes = reader.read(&format!("{}:{rel_record}", baseline.commit))?;
+    reader.finish()?;
+    let base_text = base_bytes.map(|b| String::from_utf8_lossy(&b).into_owned());
+    let base_file = format!("{rel} at {} ({})", baseline.short, baseline.description);
+
+    let (base_surface, candidate, candidate_text) = match opts.candidate {
+        Some(candidate) => {
+            let base = match &base_text {
+                Some(t) => Some(crate::lockfile::parse(t.as_bytes(), &base_file)?),
+                None => None,
+            };
+            (base, candidate, None)
+        }
+        None => {
+            let shown = opts.lockfile.display().to_string();
+            let text = match std::fs::read(opts.lockfile) {
+                Ok(b) => String::from_utf8(b).map_err(|_| {
+                    InputError::new(&shown, "file is not valid UTF-8")
+                        .fix("regenerate the lockfile")
+                })?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Err(if base_text.is_some() {
+                        InputError::new(&shown, format!("the lockfile was deleted, but it exists at the baseline {}: deleting it hides every change instead of removing the tools from the server", baseline.short))
+                            .fix(format!("restore it with `git checkout {} -- {rel}` and regenerate it (`cargo build` or `cargo mcp-contract snapshot`)", baseline.short))
+                    } else {
+                        InputError::new(&shown, "no lockfile here, nor at the baseline")
+                            .fix("generate it with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`, and commit it")
+                    });
+                }
+                Err(e) => {
+                    return Err(InputError::new(&shown, format!("cannot read lockfile: {e}"))
+                        .fix("check that the file is readable"))
+                }
+            };
+            let (base, cand) = segments::reduce_pair(
+                base_text.as_deref().map(|t| (t, base_file.as_str())),
+                (&text, &shown),
+            )?;
+            (base, cand, Some(text))
+        }
+    };
+
+    let (record, record_problems) = migrations::read(&record_path)?;
+    let baseline_record = base_record_bytes.map(|b| {
+        let text = String::from_utf8_lossy(&b).into_owned();
+        migrations::parse(&text, &format!("{rel_record} at {}", baseline.short)).0
+    });
+
+    let (history, history_revisions, history_skipped) =
+        if needs_history(base_surface.as_ref(), &candidate) {
+            let h = history::from_repo(&repo, &baseline.commit, &rel)?;
+            let (n, skipped) = (h.revisions, h.skipped.clone());
+            (Some(h), Some(n), skipped)
+        } else {
+            (None, None, vec![])
+        };
+
+    let input = CheckInput {
+        baseline: base_surface,
+        candidate,
+        record,
+        record_problems,
+        baseline_record,
+        history,
+        fail_on: opts.fail_on,
+        strict: opts.strict,
+        today: opts.today,
+    };
+    let context = CheckContext {
+        lockfile: rel,
+        record: rel_record,
+        baseline,
+        candidate_text,
+        history_revisions,
+        history_skipped,
+    };
+    Ok((input, context))
+}
+
+/// An empty record named after `file` (for callers without one).
+pub fn empty_record(file: &str) -> MigrationRecord {
+    MigrationRecord {
+        file: file.to_string(),
+        ..MigrationRecord::default()
+    }
+}

@@ -1,0 +1,94 @@
+//! Reserved names: a tool or input field that was published and later
+//! removed may not come back meaning something else, unless the record
+//! acknowledges `tool.reserved-name-reused` / `input.reserved-name-reused`.
+//! "Something else" is any breaking or behavioral difference from the last
+//! published tool, or any difference in a field's schema; restoring the old
+//! contract exactly is always allowed.
+
+use crate::diff::{diff_surfaces, Change};
+use crate::history::{input_properties, History};
+use crate::model::{Surface, Tool};
+use crate::rules::{self, Severity};
+
+/// Does the candidate introduce a tool or input field the baseline lacks?
+pub fn introduced_names(baseline: Option<&Surface>, candidate: &Surface) -> bool {
+    candidate.tools.values().any(|tool| {
+        match baseline.and_then(|b| b.get(&tool.name)) {
+            None => true,
+            Some(old) => {
+                let old_props = input_properties(old);
+                input_properties(tool)
+                    .keys()
+                    .any(|p| !old_props.contains_key(p))
+            }
+        }
+    })
+}
+
+/// The reserved-name changes of `candidate` against `baseline`.
+pub fn changes(history: &History, baseline: Option<&Surface>, candidate: &Surface) -> Vec<Change> {
+    let mut out = vec![];
+    for tool in candidate.tools.values() {
+        let Some(published) = history.published.get(&tool.name) else {
+            continue;
+        };
+        match baseline.and_then(|b| b.get(&tool.name)) {
+            None => {
+                if differs(&published.last, tool) {
+                    let r = rules::registered("tool.reserved-name-reused");
+                    let message = format!(
+                        "tool `{}` was published before (last in {}) and removed; it is back with a different contract, so callers that still hold the old definition send calls it misreads; {}",
+                        tool.name,
+                        published.last_commit,
+                        rules::fix_for(r, &tool.name)
+                    );
+                    out.push(
+                        Change::new(r.id, &tool.name, String::new(), message)
+                            .with_subject(tool.name.clone()),
+                    );
+                }
+            }
+            Some(old) => {
+                let old_props = input_properties(old);
+                for (ptr, schema) in input_properties(tool) {
+                    if old_props.contains_key(&ptr) {
+                        continue;
+                    }
+                    let Some((last, commit)) = published.properties.get(&ptr) else {
+                        continue;
+                    };
+                    if crate::canonical::canonicalize(last) == crate::canonical::canonicalize(schema) {
+                        continue;
+                    }
+                    let name = field_name(&ptr);
+                    let r = rules::registered("input.reserved-name-reused");
+                    let message = format!(
+                        "input field \"{name}\" was published before (last in {commit}) and removed; it is back with a different schema, so callers that still send the old field are misread; {}",
+                        rules::fix_for(r, &tool.name)
+                    );
+                    out.push(Change::new(r.id, &tool.name, ptr.clone(), message).with_subject(name));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn differs(old: &Tool, new: &Tool) -> bool {
+    let (mut a, mut b) = (Surface::new(), Surface::new());
+    a.insert(old.clone());
+    b.insert(new.clone());
+    diff_surfaces(&a, &b)
+        .changes
+        .iter()
+        .any(|c| c.severity >= Severity::Behavioral)
+}
+
+/// The last pointer token, unescaped.
+fn field_name(ptr: &str) -> String {
+    ptr.rsplit('/')
+        .next()
+        .unwrap_or(ptr)
+        .replace("~1", "/")
+        .replace("~0", "~")
+}

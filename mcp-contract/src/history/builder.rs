@@ -1,0 +1,215 @@
+//! Folding lockfile revisions, oldest first, into a [`History`]. Kept free
+//! of git so it can be fed any sequence of texts.
+
+use std::collections::BTreeMap;
+
+use super::{input_properties, Event, EventKind, History, Published};
+use crate::diff_surfaces;
+use crate::git::Revision;
+use crate::lockfile;
+use crate::model::{Surface, Tool};
+use crate::segments;
+
+/// Accumulates revisions into a history.
+pub struct HistoryBuilder {
+    file: String,
+    /// The tools published at the last revision: (text key, parsed tool).
+    current: BTreeMap<String, (String, Tool)>,
+    history: History,
+}
+
+impl HistoryBuilder {
+    pub fn new(file: &str) -> Self {
+        HistoryBuilder {
+            file: file.to_string(),
+            current: BTreeMap::new(),
+            history: History::default(),
+        }
+    }
+
+    /// Adds the next revision; `text` is `None` when the commit deleted the file.
+    pub fn push(&mut self, rev: &Revision, text: Option<&str>) {
+        self.history.revisions += 1;
+        let file = format!("{}@{}", self.file, rev.short);
+        let next: BTreeMap<String, (String, Option<Tool>)> = match text {
+            None => BTreeMap::new(),
+            Some(text) => match segments::split(text) {
+                Some(segs) => segs
+                    .into_iter()
+                    .map(|(n, s)| (n, (s.to_string(), None)))
+                    .collect(),
+                None => match lockfile::parse(text.as_bytes(), &file) {
+                    Ok(surface) => surface
+                        .tools
+                        .into_values()
+                        .map(|t| (t.name.clone(), (t.digest(), Some(t))))
+                        .collect(),
+                    Err(e) => {
+                        self.history.skipped.push((rev.short.clone(), e.to_string()));
+                        return;
+                    }
+                },
+            },
+        };
+        // Parse every tool whose text changed before touching the state, so
+        // a broken revision is skipped as a whole.
+        let mut parsed: BTreeMap<String, (String, Tool)> = BTreeMap::new();
+        for (name, (key, tool)) in next {
+            if let Some((old_key, old_tool)) = self.current.get(&name) {
+                if *old_key == key {
+                    parsed.insert(name, (key, old_tool.clone()));
+                    continue;
+                }
+            }
+            let tool = match tool {
+                Some(t) => t,
+                None => match segments::parse_tool(&name, &key, &file) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        self.history.skipped.push((rev.short.clone(), e.to_string()));
+                        return;
+                    }
+                },
+            };
+            parsed.insert(name, (key, tool));
+        }
+        let event = |kind: EventKind| Event {
+            commit: rev.commit.clone(),
+            short: rev.short.clone(),
+            time: rev.time,
+            subject: rev.subject.clone(),
+            kind,
+        };
+        for (name, (_, old)) in &self.current {
+            if !parsed.contains_key(name) {
+                self.history
+                    .timelines
+                    .entry(name.clone())
+                    .or_default()
+                    .push(event(EventKind::Removed));
+                let _ = old;
+            }
+        }
+        for (name, (key, tool)) in &parsed {
+            let kind = match self.current.get(name) {
+                None => Some(EventKind::Introduced),
+                Some((old_key, old)) if old_key != key && old != tool => {
+                    Some(changed(old, tool))
+                }
+                Some(_) => None,
+            };
+            let Some(kind) = kind else { continue };
+            self.history
+                .timelines
+                .entry(name.clone())
+                .or_default()
+                .push(event(kind));
+            let published = self
+                .history
+                .published
+                .entry(name.clone())
+                .or_insert_with(|| Published {
+                    last: tool.clone(),
+                    last_commit: rev.short.clone(),
+                    properties: BTreeMap::new(),
+                });
+            published.last = tool.clone();
+            published.last_commit = rev.short.clone();
+            for (ptr, schema) in input_properties(tool) {
+                published
+                    .properties
+                    .insert(ptr, (schema.clone(), rev.short.clone()));
+            }
+        }
+        self.current = parsed;
+    }
+
+    pub fn finish(self) -> History {
+        self.history
+    }
+}
+
+fn changed(old: &Tool, new: &Tool) -> EventKind {
+    let (mut a, mut b) = (Surface::new(), Surface::new());
+    a.insert(old.clone());
+    b.insert(new.clone());
+    let report = diff_surfaces(&a, &b);
+    let mut rules: Vec<&'static str> = report.changes.iter().map(|c| c.rule).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    EventKind::Changed {
+        summary: report.summary(),
+        rules,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Severity;
+
+    fn rev(n: usize) -> Revision {
+        Revision {
+            commit: format!("{n:040}"),
+            short: format!("c{n}"),
+            time: n as i64,
+            subject: format!("commit {n}"),
+            blob: Some("x".into()),
+        }
+    }
+
+    fn text(tools: &[(&str, serde_json::Value)]) -> String {
+        let mut s = Surface::new();
+        for (name, schema) in tools {
+            let mut t = Tool::new(*name);
+            t.input_schema = schema.clone();
+            s.insert(t);
+        }
+        lockfile::render(&s)
+    }
+
+    #[test]
+    fn records_introduction_change_removal_and_published_names() {
+        let v1 = serde_json::json!({"type": "object", "properties": {"query": {"type": "string"}}});
+        let v2 = serde_json::json!({"type": "object", "properties": {"search_text": {"type": "string"}}});
+        let mut b = HistoryBuilder::new("lock");
+        b.push(&rev(1), Some(&text(&[("search", v1.clone())])));
+        b.push(&rev(2), Some(&text(&[("search", v1.clone()), ("fetch", v1.clone())])));
+        b.push(&rev(3), Some(&text(&[("search", v2.clone()), ("fetch", v1.clone())])));
+        b.push(&rev(4), Some("{ not json"));
+        b.push(&rev(5), Some(&text(&[("search", v2.clone())])));
+        let h = b.finish();
+        assert_eq!(h.revisions, 5);
+        assert_eq!(h.skipped.len(), 1);
+        assert_eq!(h.skipped[0].0, "c4");
+        let search: Vec<(&str, &EventKind)> = h.timelines["search"]
+            .iter()
+            .map(|e| (e.short.as_str(), &e.kind))
+            .collect();
+        assert_eq!(search[0], ("c1", &EventKind::Introduced));
+        match search[1] {
+            ("c3", EventKind::Changed { summary, rules }) => {
+                assert_eq!(summary[&Severity::Breaking], 1);
+                assert!(rules.contains(&"input.property-removed"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let fetch: Vec<&EventKind> = h.timelines["fetch"].iter().map(|e| &e.kind).collect();
+        assert_eq!(fetch, [&EventKind::Introduced, &EventKind::Removed]);
+        assert_eq!(h.published["fetch"].last_commit, "c2");
+        let props = &h.published["search"].properties;
+        assert_eq!(props["/inputSchema/properties/query"].1, "c1");
+        assert_eq!(props["/inputSchema/properties/search_text"].1, "c3");
+    }
+
+    #[test]
+    fn a_deleted_lockfile_removes_every_tool() {
+        let v = serde_json::json!({"type": "object"});
+        let mut b = HistoryBuilder::new("lock");
+        b.push(&rev(1), Some(&text(&[("a", v.clone())])));
+        b.push(&rev(2), None);
+        b.push(&rev(3), Some(&text(&[("a", v)])));
+        let kinds: Vec<EventKind> = b.finish().timelines["a"].iter().map(|e| e.kind.clone()).collect();
+        assert_eq!(kinds, [EventKind::Introduced, EventKind::Removed, EventKind::Introduced]);
+    }
+}

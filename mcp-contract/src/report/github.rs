@@ -1,0 +1,87 @@
+//! GitHub Actions workflow commands (`--format github`): one `::error` per
+//! unacknowledged change on its line of the lockfile (with the entry that
+//! would acknowledge it), `::notice` for acknowledged ones, `::warning` for
+//! record problems, so they show up inline in the pull request's diff.
+
+use std::fmt::Write;
+
+use super::gate::{describe_entry, GateReport};
+use crate::migrations::Level;
+use crate::rules::Severity;
+
+/// Escapes a command's message (`%`, CR, LF).
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escapes a command property value (also `:` and `,`).
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+pub fn render(reports: &[GateReport<'_>]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        for g in &r.outcome.changes {
+            let c = &g.change;
+            let (cmd, body) = if g.fails {
+                (
+                    "error",
+                    format!(
+                        "{}\n\nNot acknowledged. Add to {} (fill in reason and owner):\n{}",
+                        c.message,
+                        r.record,
+                        g.migration_entry.as_deref().unwrap_or("")
+                    ),
+                )
+            } else if let Some(e) = r.entry(g) {
+                (
+                    "notice",
+                    format!("{}\n\nAcknowledged by {}:{}: {}", c.message, r.record, e.pos.line, describe_entry(e)),
+                )
+            } else if c.severity >= Severity::Behavioral {
+                ("warning", c.message.clone())
+            } else {
+                continue;
+            };
+            let _ = writeln!(
+                out,
+                "::{cmd} file={},line={},title={}::{}",
+                escape_property(r.lockfile),
+                r.line(g),
+                escape_property(&format!("{} ({})", c.rule, c.tool)),
+                escape_data(&body)
+            );
+        }
+        for p in &r.outcome.problems {
+            let cmd = match p.level {
+                Level::Error => "error",
+                Level::Warning => "warning",
+            };
+            let body = match &p.help {
+                Some(h) => format!("{}\n{h}", p.message),
+                None => p.message.clone(),
+            };
+            let _ = writeln!(
+                out,
+                "::{cmd} file={},line={},col={},title=migration record::{}",
+                escape_property(r.record),
+                p.pos.line,
+                p.pos.column,
+                escape_data(&body)
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_workflow_command_values() {
+        assert_eq!(escape_data("a%b\nc\r"), "a%25b%0Ac%0D");
+        assert_eq!(escape_property("x: y, z"), "x%3A y%2C z");
+    }
+}

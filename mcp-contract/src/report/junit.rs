@@ -1,0 +1,93 @@
+//! JUnit XML (`--format junit`) for CI systems that only read test reports:
+//! one test suite per lockfile, one test case per change at or above
+//! `--fail-on` (failing when unacknowledged) and per record error.
+
+use std::fmt::Write;
+
+use super::gate::{describe_entry, GateReport};
+use crate::migrations::Level;
+
+/// Escapes text for XML attributes and content.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub fn render(reports: &[GateReport<'_>]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcp-contract check\">\n");
+    for r in reports {
+        let o = r.outcome;
+        let mut cases = String::new();
+        let (mut tests, mut failures) = (0, 0);
+        for g in o.changes.iter().filter(|g| g.change.severity >= o.fail_on) {
+            let c = &g.change;
+            tests += 1;
+            let name = xml_escape(&format!("{} {}{}", c.rule, c.tool, c.pointer));
+            let _ = write!(cases, "    <testcase classname=\"{}\" name=\"{name}\"", xml_escape(&c.tool));
+            if g.fails {
+                failures += 1;
+                let _ = writeln!(
+                    cases,
+                    ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+                    xml_escape(&c.message),
+                    xml_escape(c.rule),
+                    xml_escape(&format!(
+                        "{}:{}\nNot acknowledged. Add to {}:\n{}",
+                        r.lockfile,
+                        r.line(g),
+                        r.record,
+                        g.migration_entry.as_deref().unwrap_or("")
+                    ))
+                );
+            } else if let Some(e) = r.entry(g) {
+                let _ = writeln!(
+                    cases,
+                    ">\n      <system-out>{}</system-out>\n    </testcase>",
+                    xml_escape(&format!("acknowledged: {}", describe_entry(e)))
+                );
+            } else {
+                cases.push_str("/>\n");
+            }
+        }
+        for p in o.problems.iter().filter(|p| p.level == Level::Error) {
+            tests += 1;
+            failures += 1;
+            let _ = writeln!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"{}\">\n      <failure message=\"{}\" type=\"migration-record\">{}</failure>\n    </testcase>",
+                xml_escape(r.record),
+                xml_escape(&format!("{}:{}", r.record, p.pos)),
+                xml_escape(&p.message),
+                xml_escape(p.help.as_deref().unwrap_or(""))
+            );
+        }
+        if tests == 0 {
+            tests = 1;
+            let _ = writeln!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"no {} changes against {}\"/>",
+                xml_escape(r.lockfile),
+                o.fail_on,
+                xml_escape(r.baseline_short)
+            );
+        }
+        let _ = write!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n",
+            xml_escape(&format!("mcp-contract {} against {}", r.lockfile, r.baseline_short))
+        );
+    }
+    out.push_str("</testsuites>\n");
+    out
+}

@@ -1,0 +1,110 @@
+//! SARIF 2.1.0 (`--format sarif`) for code-scanning dashboards: one result
+//! per reported change (unacknowledged ones at level `error`, acknowledged
+//! ones suppressed with the record's reason) and per record problem, located
+//! on the lockfile or record line, with the change fingerprint as a partial
+//! fingerprint so results track across runs.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use super::gate::GateReport;
+use crate::migrations::{Level, ProblemKind};
+use crate::rules::{self, Severity};
+
+pub fn report(reports: &[GateReport<'_>]) -> Value {
+    let mut used: BTreeMap<&str, ()> = BTreeMap::new();
+    let mut results = vec![];
+    for r in reports {
+        for g in &r.outcome.changes {
+            let c = &g.change;
+            let level = if g.fails {
+                "error"
+            } else if g.acknowledged_by.is_some() {
+                "note"
+            } else {
+                match c.severity {
+                    Severity::Breaking | Severity::Behavioral => "warning",
+                    _ => "note",
+                }
+            };
+            used.insert(c.rule, ());
+            let mut text = c.message.clone();
+            if let Some(entry) = &g.migration_entry {
+                text.push_str(&format!("\n\nAdd to {} (fill in reason and owner):\n{entry}", r.record));
+            }
+            let mut result = json!({
+                "ruleId": c.rule,
+                "level": level,
+                "message": {"text": text},
+                "locations": [location(r.lockfile, r.line(g), None)],
+                "partialFingerprints": {"mcpContractChange/v1": c.fingerprint()},
+            });
+            if let Some(e) = r.entry(g) {
+                result["suppressions"] = json!([{"kind": "external", "justification": format!("{} (owner {})", e.reason, e.owner)}]);
+            }
+            results.push(result);
+        }
+        for p in &r.outcome.problems {
+            let id = match p.kind {
+                ProblemKind::Invalid => "migrations.invalid",
+                ProblemKind::Stale => "migrations.stale",
+            };
+            let text = match &p.help {
+                Some(h) => format!("{} ({h})", p.message),
+                None => p.message.clone(),
+            };
+            results.push(json!({
+                "ruleId": id,
+                "level": if p.level == Level::Error { "error" } else { "warning" },
+                "message": {"text": text},
+                "locations": [location(r.record, p.pos.line, Some(p.pos.column))],
+            }));
+        }
+    }
+    let mut driver_rules: Vec<Value> = used
+        .keys()
+        .filter_map(|id| rules::rule(id))
+        .map(|rule| {
+            json!({
+                "id": rule.id,
+                "shortDescription": {"text": rule.summary},
+                "fullDescription": {"text": rule.explanation},
+                "help": {"text": format!("{}\nExample: {}", rule.fix.replace("{tool}", "the tool"), rule.example)},
+                "properties": {"severity": rule.severity.as_str()},
+            })
+        })
+        .collect();
+    for (id, text) in [
+        ("migrations.invalid", "the migration record is malformed"),
+        ("migrations.stale", "a migration record entry is stale"),
+    ] {
+        driver_rules.push(json!({"id": id, "shortDescription": {"text": text}}));
+    }
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "mcp-contract",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": driver_rules,
+            }},
+            "results": results,
+        }],
+    })
+}
+
+fn location(uri: &str, line: usize, column: Option<usize>) -> Value {
+    let mut region = json!({"startLine": line.max(1)});
+    if let Some(c) = column {
+        region["startColumn"] = Value::from(c.max(1));
+    }
+    json!({"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}})
+}
+
+pub fn render(reports: &[GateReport<'_>]) -> String {
+    let mut s = serde_json::to_string_pretty(&report(reports)).unwrap_or_default();
+    s.push('\n');
+    s
+}
