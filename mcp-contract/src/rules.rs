@@ -146,6 +146,12 @@ rules! {
         "execution: {taskSupport: forbidden} -> execution: {taskSupport: required}",
         "check that clients of {tool} handle the new execution mode"
     }
+    "tool.reserved-name-reused" Breaking {
+        "a tool name that was published and removed is back with a different contract",
+        "Agents, saved prompts and caches that still hold the old definition call the name with the old arguments and the old meaning; the new tool receives calls it misreads instead of failing with 'unknown tool'. A removed name stays reserved (like protobuf's `reserved`): the lockfile's git history remembers it.",
+        "history: search_docs {query} removed; now: search_docs {path, mode}",
+        "give the new contract a new name, or restore the old contract; if the reuse is deliberate, acknowledge tool.reserved-name-reused for {tool} in contracts/migrations.toml"
+    }
     // ---- annotations ------------------------------------------------------
     "annotations.read-only-removed" Breaking {
         "the tool is no longer read-only",
@@ -472,6 +478,12 @@ rules! {
         "Extension keywords are ignored by validators.",
         "{x-ui: a} -> {x-ui: b}",
         "nothing to do"
+    }
+    "input.reserved-name-reused" Breaking {
+        "an input field name that was published and removed is back with a different schema",
+        "Callers that still hold the old definition keep sending the field with its old type or meaning; the handler now reads it as something else. A removed field name stays reserved: the lockfile's git history remembers it.",
+        "history: limit {type: integer} removed; now: limit {type: string, enum: [low, high]}",
+        "give the field a new name, or restore its old schema; if the reuse is deliberate, acknowledge input.reserved-name-reused in contracts/migrations.toml"
     }
     // ---- output schema (read by clients: covariant) -------------------------
     "output.type-widened" Breaking {

@@ -26,6 +26,20 @@ fn side(rule: &str, v: &Value) -> Surface {
 }
 
 fn rules_reported(rule: &str, case: &Value) -> Vec<&'static str> {
+    // Reserved-name rules need the lockfile's history (`history`: surfaces
+    // published before `old`, oldest first); every side is a whole surface.
+    if let Some(history) = case.get("history").and_then(Value::as_array) {
+        let load = |v: &Value| {
+            surface_from_value(v, rule)
+                .unwrap_or_else(|e| panic!("fixture for {rule} does not load: {e}"))
+        };
+        let past: Vec<Surface> = history.iter().map(load).collect();
+        let (old, new) = (load(&case["old"]), load(&case["new"]));
+        return mcp_contract::check::reserved::changes_with_history(&past, &old, &new)
+            .iter()
+            .map(|c| c.rule)
+            .collect();
+    }
     let old = side(rule, &case["old"]);
     let new = side(rule, &case["new"]);
     diff_surfaces(&old, &new)

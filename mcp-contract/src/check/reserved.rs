@@ -92,3 +92,25 @@ fn field_name(ptr: &str) -> String {
         .replace("~1", "/")
         .replace("~0", "~")
 }
+
+/// The diff of `old` -> `new` plus the reserved-name changes, given the
+/// surfaces published before `old` (oldest first; `old` is appended as the
+/// last published revision). For fixtures and tests that have no git
+/// repository at hand.
+pub fn changes_with_history(published: &[Surface], old: &Surface, new: &Surface) -> Vec<Change> {
+    let mut builder = crate::history::HistoryBuilder::new("history");
+    for (i, s) in published.iter().chain(std::iter::once(old)).enumerate() {
+        let rev = crate::git::Revision {
+            commit: format!("{i:040}"),
+            short: format!("r{i}"),
+            time: i as i64,
+            subject: String::new(),
+            blob: Some(String::new()),
+        };
+        builder.push(&rev, Some(&crate::lockfile::render(s)));
+    }
+    let history = builder.finish();
+    let mut out = diff_surfaces(old, new).changes;
+    out.extend(changes(&history, Some(old), new));
+    out
+}
