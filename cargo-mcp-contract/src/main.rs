@@ -29,6 +29,16 @@ enum Command {
     Diff(cmd::diff::Args),
     /// Write the canonical lockfile for a tool surface
     Snapshot(cmd::snapshot::Args),
+    /// Check that a live server publishes exactly what the lockfile records
+    Verify(cmd::verify::Args),
+    /// Send the recorded contract fixtures to a live server and check each outcome
+    Replay(cmd::replay::Args),
+    /// Gate the lockfile against git history: every breaking change needs a migration-record entry
+    Check(cmd::check::Args),
+    /// Show each tool's timeline from the lockfile's git history
+    History(cmd::history::Args),
+    /// Install a git pre-commit hook that runs the check
+    InstallHook(cmd::install_hook::Args),
     /// List every compatibility rule
     Rules(cmd::rules::ListArgs),
     /// Explain one rule
@@ -50,7 +60,12 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Diff(a) => cmd::diff::run(a),
+        Command::Check(a) => cmd::check::run(a),
+        Command::History(a) => cmd::history::run(a),
+        Command::InstallHook(a) => cmd::install_hook::run(a),
         Command::Snapshot(a) => cmd::snapshot::run(a),
+        Command::Verify(a) => cmd::verify::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
         Command::Rules(a) => cmd::rules::list(a),
         Command::Explain(a) => cmd::rules::explain(a),
     };

@@ -505,16 +505,15 @@ pub fn from_value(value: &Value, file: &str, tool: &str) -> Result<Fixture, Inpu
             ))
         }
     };
-    let expect = match root.get("expect") {
-        Some(e) => expectation(e, file)?,
-        None => {
-            return Err(err(
+    let expect =
+        match root.get("expect") {
+            Some(e) => expectation(e, file)?,
+            None => return Err(err(
                 "/expect",
                 "the fixture has no `expect`".into(),
                 "add \"expect\": {\"outcome\": \"success\"} (or \"tool_error\", \"jsonrpc_error\")",
-            ))
-        }
-    };
+            )),
+        };
     Ok(Fixture {
         tool: tool.to_string(),
         file: PathBuf::from(file),
@@ -604,7 +603,8 @@ fn expectation(value: &Value, file: &str) -> Result<Expectation, InputError> {
             return Err(err(
                 "/expect/error_code",
                 "a tool error's `error_code` must be a string".into(),
-                "write the expected structuredContent.error_code, e.g. \"STALE_TOOL_SCHEMA\"".into(),
+                "write the expected structuredContent.error_code, e.g. \"STALE_TOOL_SCHEMA\""
+                    .into(),
             ))
         }
         (Some(v), Outcome::JsonRpcError) => match v.as_i64() {
@@ -766,7 +766,9 @@ mod tests {
 
     #[test]
     fn success_fields_are_checked_for_presence_and_type() {
-        let e = expect(json!({"outcome": "success", "fields": {"n": "integer", "s": "string", "/o/x": "number"}}));
+        let e = expect(
+            json!({"outcome": "success", "fields": {"n": "integer", "s": "string", "/o/x": "number"}}),
+        );
         let ok = CallOutcome::Result(
             json!({"content": [], "structuredContent": {"n": 3, "s": "a", "o": {"x": 1.5}}}),
         );
@@ -781,9 +783,8 @@ mod tests {
     #[test]
     fn fields_fall_back_to_json_text_content() {
         let e = expect(json!({"outcome": "success", "fields": {"total": "integer"}}));
-        let text = CallOutcome::Result(
-            json!({"content": [{"type": "text", "text": "{\"total\": 2}"}]}),
-        );
+        let text =
+            CallOutcome::Result(json!({"content": [{"type": "text", "text": "{\"total\": 2}"}]}));
         assert_eq!(compare(&e, &text), vec![]);
         let plain = CallOutcome::Result(json!({"content": [{"type": "text", "text": "hello"}]}));
         assert_eq!(compare(&e, &plain)[0].field, "structuredContent");
@@ -842,7 +843,10 @@ mod tests {
                 )
             })
             .collect();
-        assert_eq!(names, vec!["a_tool/x.json", "b_tool/1.json", "b_tool/2.json"]);
+        assert_eq!(
+            names,
+            vec!["a_tool/x.json", "b_tool/1.json", "b_tool/2.json"]
+        );
         std::fs::write(dir.join("b_tool/3.json"), r#"{"expect": 1}"#).unwrap();
         let e = read_dir(&dir).unwrap_err();
         assert!(e.file.ends_with("3.json"), "{e}");

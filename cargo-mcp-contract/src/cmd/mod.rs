@@ -1,5 +1,11 @@
 //! One module per subcommand.
 
+pub mod check;
 pub mod diff;
+pub mod history;
+pub mod install_hook;
+pub mod live;
+pub mod replay;
 pub mod rules;
 pub mod snapshot;
+pub mod verify;

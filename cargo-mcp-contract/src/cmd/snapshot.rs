@@ -1,25 +1,32 @@
-//! `cargo mcp-contract snapshot --from FILE [-o PATH]`.
+//! `cargo mcp-contract snapshot --from FILE [-o PATH]` and
+//! `cargo mcp-contract snapshot --server [-o PATH] [--timeout SECS] -- CMD [ARGS…]`.
 
 use std::path::PathBuf;
 
-use mcp_contract::{load, lockfile};
+use mcp_contract::{load, lockfile, Surface};
 
+use crate::cmd::live::{self, ServerArgs};
 use crate::output;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// A captured surface: a tools/list result (bare or JSON-RPC), an array of tools, one tool, or a lockfile
+    #[arg(long, required_unless_present = "server", conflicts_with = "server")]
+    from: Option<PathBuf>,
+    /// Start the server command given after `--` and read its surface over stdio
     #[arg(long)]
-    from: PathBuf,
+    server: bool,
     /// Where to write the lockfile (`-` for stdout)
     #[arg(short = 'o', long, default_value = lockfile::DEFAULT_PATH)]
     output: PathBuf,
+    #[command(flatten)]
+    live: ServerArgs,
 }
 
 pub fn run(args: Args) -> u8 {
-    let surface = match load::read_surface(&args.from) {
+    let surface = match read(&args) {
         Ok(s) => s,
-        Err(e) => return output::input_error(&e),
+        Err(code) => return code,
     };
     let text = lockfile::render(&surface);
     if args.output.as_os_str() == "-" {
@@ -39,4 +46,28 @@ pub fn run(args: Args) -> u8 {
         }
     }
     output::OK
+}
+
+fn read(args: &Args) -> Result<Surface, u8> {
+    if !args.server {
+        if !args.live.command.is_empty() {
+            eprintln!("error: a server command after `--` needs --server\n  help: `cargo mcp-contract snapshot --server -- CMD`");
+            return Err(output::ERROR);
+        }
+        let from = args.from.as_deref().unwrap_or(std::path::Path::new("-"));
+        return load::read_surface(from).map_err(|e| output::input_error(&e));
+    }
+    let cmd = args.live.server_command()?;
+    let captured = mcp_contract_driver::capture(&cmd, &args.live.options())
+        .map_err(|e| live::driver_error(&e))?;
+    let s = &captured.server;
+    eprintln!(
+        "captured {} tools from {} {} (protocol {}, {} tools/list page(s))",
+        captured.surface.len(),
+        s.name.as_deref().unwrap_or("the server"),
+        s.version.as_deref().unwrap_or(""),
+        s.protocol_version,
+        captured.pages
+    );
+    Ok(captured.surface)
 }

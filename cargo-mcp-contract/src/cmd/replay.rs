@@ -1,0 +1,72 @@
+//! `cargo mcp-contract replay --server [--fixtures DIR] -- CMD`: send every
+//! fixture marked safe to a live server and check the outcome of each.
+//! Point it at an isolated test instance: the calls really run.
+
+use std::path::PathBuf;
+
+use mcp_contract::fixtures;
+use mcp_contract_driver::replay::{self, Status};
+
+use crate::cmd::live::{self, ServerArgs};
+use crate::output;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Start the server command given after `--` and call it over stdio
+    #[arg(long, required = true)]
+    server: bool,
+    /// The fixtures directory (`<tool>/<name>.json` inside)
+    #[arg(long, default_value = fixtures::DEFAULT_DIR)]
+    fixtures: PathBuf,
+    #[command(flatten)]
+    live: ServerArgs,
+}
+
+pub fn run(args: Args) -> u8 {
+    let cmd = match args.live.server_command() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let all = match fixtures::read_dir(&args.fixtures) {
+        Ok(f) => f,
+        Err(e) => return output::input_error(&e),
+    };
+    if all.is_empty() {
+        eprintln!(
+            "error: {}: no fixtures\n  help: add files such as {}/<tool>/<name>.json (see the README's fixture format)",
+            args.fixtures.display(),
+            args.fixtures.display()
+        );
+        return output::ERROR;
+    }
+    let report = match replay::replay_server(&cmd, &args.live.options(), &all) {
+        Ok(r) => r,
+        Err(e) => return live::driver_error(&e),
+    };
+    for entry in &report.entries {
+        let file = entry.file.display();
+        match &entry.status {
+            Status::Passed => println!("ok    {} {file}", entry.tool),
+            Status::Skipped(why) => println!("skip  {} {file}: {why}", entry.tool),
+            Status::Failed(mismatches) => {
+                for m in mismatches {
+                    println!("FAIL  {} {file}: {m}", entry.tool);
+                }
+            }
+        }
+    }
+    println!(
+        "replay: {} passed, {} failed, {} skipped (not marked safe)",
+        report.passed(),
+        report.failed(),
+        report.skipped()
+    );
+    if report.failed() > 0 {
+        output::FAILED
+    } else {
+        if report.passed() == 0 {
+            eprintln!("warning: no fixture is marked \"safe\": true, so nothing was sent");
+        }
+        output::OK
+    }
+}

@@ -1,0 +1,81 @@
+//! `cargo mcp-contract verify --server [--lockfile PATH] -- CMD`: the live
+//! surface must equal the committed lockfile, byte for byte once canonical.
+
+use std::path::PathBuf;
+
+use mcp_contract::{lockfile, report};
+use mcp_contract_driver::{capture, verify};
+
+use crate::cmd::live::{self, ServerArgs};
+use crate::output::{self, ColorChoice};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Start the server command given after `--` and read its surface over stdio
+    #[arg(long, required = true)]
+    server: bool,
+    /// The committed lockfile to compare with
+    #[arg(long, default_value = lockfile::DEFAULT_PATH)]
+    lockfile: PathBuf,
+    /// Colour the report
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    #[command(flatten)]
+    live: ServerArgs,
+}
+
+pub fn run(args: Args) -> u8 {
+    let cmd = match args.live.server_command() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let locked = match lockfile::read(&args.lockfile) {
+        Ok(s) => s,
+        Err(e) => return output::input_error(&e),
+    };
+    let captured = match capture(&cmd, &args.live.options()) {
+        Ok(c) => c,
+        Err(e) => return live::driver_error(&e),
+    };
+    let v = verify::verify(&locked, &captured.surface);
+    if v.identical() {
+        println!(
+            "{} matches the live surface of `{cmd}` ({} tools)",
+            args.lockfile.display(),
+            locked.len()
+        );
+        return output::OK;
+    }
+    println!(
+        "the live surface of `{cmd}` differs from {} in {} tool(s): {}",
+        args.lockfile.display(),
+        v.differing.len(),
+        v.differing.join(", ")
+    );
+    if !v.report.changes.is_empty() {
+        print!(
+            "{}",
+            report::render_human(&v.report, output::use_color(args.color))
+        );
+    }
+    for tool in v.unclassified() {
+        let keys = verify::differing_keys(&locked, &captured.surface, &tool);
+        println!(
+            "tool `{tool}`: {} differs (no compatibility rule judges this)",
+            keys.iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if v.cosmetic_only() {
+        println!("note: every difference is cosmetic, but the lockfile must still record exactly what the server publishes");
+    }
+    eprintln!(
+        "error: the server does not publish what {} records\n  help: if the live surface is the intended contract, refresh the lockfile with `cargo mcp-contract snapshot --server -o {} -- {}` and review its diff; otherwise rebuild the server from the commit that wrote the lockfile",
+        args.lockfile.display(),
+        args.lockfile.display(),
+        args.live.shell_words()
+    );
+    output::FAILED
+}

@@ -1,0 +1,83 @@
+//! Capturing a live surface: start the server, read every `tools/list` page,
+//! stop it, and build the surface from the raw tool objects.
+//!
+//! What is normalized, and why only that: the lockfile keeps every field a
+//! client can read. Request ids, the page boundaries (`nextCursor`) and the
+//! result-level `_meta`, `ttlMs` and `cacheScope` caching hints belong to one
+//! response, not to the tools, so only the `tools` arrays are taken from each
+//! page. Each tool object is kept verbatim, its own `_meta`, `icons`,
+//! `execution` and `x-*` keys included; key order and whitespace disappear in
+//! the canonical lockfile.
+
+use mcp_contract::{load, InputError, Surface};
+use serde_json::{json, Value};
+
+use crate::command::ServerCommand;
+use crate::error::{DriverError, ErrorKind};
+use crate::session::{Options, ServerInfo, Session};
+
+/// A live surface and how it was read.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    pub surface: Surface,
+    pub server: ServerInfo,
+    /// How many `tools/list` pages the server returned.
+    pub pages: usize,
+    /// The tool objects exactly as published, in order.
+    pub tools: Vec<Value>,
+}
+
+/// Starts `cmd`, reads its whole tool surface and stops it.
+pub fn capture(cmd: &ServerCommand, options: &Options) -> Result<Capture, DriverError> {
+    let mut session = Session::start(cmd, options)?;
+    let listed = session.list_tools()?;
+    let stderr_tail = session.stderr_tail();
+    let server = session.server.clone();
+    session.close();
+    let surface = surface_from_tools(&listed.tools, &cmd.to_string()).map_err(|e| DriverError {
+        kind: Box::new(ErrorKind::Surface(e)),
+        command: cmd.to_string(),
+        stderr_tail,
+        exit_status: None,
+    })?;
+    Ok(Capture {
+        surface,
+        server,
+        pages: listed.pages,
+        tools: listed.tools,
+    })
+}
+
+/// Builds a surface from published tool objects; errors point into the
+/// concatenated `tools` array of all pages.
+pub fn surface_from_tools(tools: &[Value], command: &str) -> Result<Surface, InputError> {
+    let doc = json!({ "tools": tools });
+    load::surface_from_value(&doc, &format!("tools/list of `{command}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_fields_the_model_does_not_name() {
+        let tools = vec![json!({
+            "name": "echo", "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": "forbidden"}, "x-owner": "team-a",
+            "_meta": {"ui/resourceUri": "ui://echo"}
+        })];
+        let s = surface_from_tools(&tools, "srv").unwrap();
+        let echo = s.get("echo").unwrap();
+        assert_eq!(echo.extra["execution"]["taskSupport"], "forbidden");
+        assert_eq!(echo.extra["x-owner"], "team-a");
+        assert_eq!(echo.extra["_meta"]["ui/resourceUri"], "ui://echo");
+    }
+
+    #[test]
+    fn duplicate_across_pages_is_an_input_error() {
+        let t = json!({"name": "echo", "inputSchema": {"type": "object"}});
+        let e = surface_from_tools(&[t.clone(), t], "srv").unwrap_err();
+        assert_eq!(e.location.as_deref(), Some("/tools/1"));
+        assert!(e.file.contains("srv"), "{e}");
+    }
+}

@@ -1,0 +1,119 @@
+//! Replaying contract fixtures against a live server: each fixture marked
+//! `"safe": true` is sent as a `tools/call`, and its outcome class, error code
+//! and result fields are compared with what the fixture expects
+//! ([`mcp_contract::fixtures::compare`]). Fixtures not marked safe are skipped,
+//! and the report says so. Point this at an isolated test instance: even a
+//! "safe" call runs the tool.
+
+use std::path::PathBuf;
+
+use mcp_contract::fixtures::{self, CallOutcome, Fixture, Mismatch};
+use mcp_contract::Surface;
+
+use crate::capture::surface_from_tools;
+use crate::command::ServerCommand;
+use crate::error::{DriverError, ErrorKind};
+use crate::session::{Options, Session};
+
+/// What happened to one fixture.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// Not sent, with the reason.
+    Skipped(String),
+    Passed,
+    Failed(Vec<Mismatch>),
+}
+
+/// One fixture's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub tool: String,
+    pub file: PathBuf,
+    pub status: Status,
+    /// What the server answered, when the fixture was sent.
+    pub outcome: Option<CallOutcome>,
+}
+
+/// Every fixture's result, in fixture order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReplayReport {
+    pub entries: Vec<Entry>,
+}
+
+impl ReplayReport {
+    fn count(&self, f: impl Fn(&Status) -> bool) -> usize {
+        self.entries.iter().filter(|e| f(&e.status)).count()
+    }
+    pub fn passed(&self) -> usize {
+        self.count(|s| *s == Status::Passed)
+    }
+    pub fn failed(&self) -> usize {
+        self.count(|s| matches!(s, Status::Failed(_)))
+    }
+    pub fn skipped(&self) -> usize {
+        self.count(|s| matches!(s, Status::Skipped(_)))
+    }
+}
+
+/// Sends the safe fixtures through an initialized session.
+pub fn replay(
+    session: &mut Session,
+    published: &Surface,
+    fixtures: &[Fixture],
+) -> Result<ReplayReport, DriverError> {
+    let mut entries = vec![];
+    for f in fixtures {
+        let (status, outcome) = if !f.safe {
+            (Status::Skipped("not marked \"safe\": true".into()), None)
+        } else if published.get(&f.tool).is_none() {
+            let missing = Mismatch {
+                field: "tool".into(),
+                expected: format!("`{}` to be published", f.tool),
+                actual: "no such tool in tools/list".into(),
+            };
+            (Status::Failed(vec![missing]), None)
+        } else {
+            let outcome = session.call_tool(&f.tool, &f.arguments)?;
+            let mismatches = fixtures::compare(&f.expect, &outcome);
+            let status = if mismatches.is_empty() {
+                Status::Passed
+            } else {
+                Status::Failed(mismatches)
+            };
+            (status, Some(outcome))
+        };
+        entries.push(Entry {
+            tool: f.tool.clone(),
+            file: f.file.clone(),
+            status,
+            outcome,
+        });
+    }
+    Ok(ReplayReport { entries })
+}
+
+/// Starts `cmd`, lists its tools, replays `fixtures` and stops it.
+pub fn replay_server(
+    cmd: &ServerCommand,
+    options: &Options,
+    fixtures: &[Fixture],
+) -> Result<ReplayReport, DriverError> {
+    let mut session = Session::start(cmd, options)?;
+    let listed = session.list_tools()?;
+    let published = match surface_from_tools(&listed.tools, &cmd.to_string()) {
+        Ok(s) => s,
+        Err(e) => {
+            let stderr_tail = session.stderr_tail();
+            session.close();
+            return Err(DriverError {
+                kind: Box::new(ErrorKind::Surface(e)),
+                command: cmd.to_string(),
+                stderr_tail,
+                exit_status: None,
+            });
+        }
+    };
+    let report = replay(&mut session, &published, fixtures)?;
+    session.close();
+    Ok(report)
+}

@@ -1,0 +1,208 @@
+//! Newline-delimited JSON-RPC 2.0 over the server's stdio, as MCP's stdio
+//! transport defines it: one message per line, no embedded newlines. While it
+//! waits for a response, the connection answers the server's own requests
+//! (`ping` with an empty result, anything else with "method not found", since
+//! this client declares no capabilities), skips notifications, and treats any
+//! line that is not a JSON-RPC message as an error.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::error::{DriverError, ErrorKind};
+use crate::process::{ServerProcess, StdoutEvent};
+
+/// JSON-RPC "method not found".
+pub const METHOD_NOT_FOUND: i64 = -32601;
+
+/// The answer to one request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Result(Value),
+    Error {
+        code: i64,
+        message: String,
+        data: Option<Value>,
+    },
+}
+
+/// A JSON-RPC connection to a running server.
+pub struct Connection {
+    process: ServerProcess,
+    next_id: i64,
+    timeout: Duration,
+}
+
+impl Connection {
+    /// `timeout` bounds the wait for each response.
+    pub fn new(process: ServerProcess, timeout: Duration) -> Self {
+        Connection {
+            process,
+            next_id: 1,
+            timeout,
+        }
+    }
+
+    pub fn process_mut(&mut self) -> &mut ServerProcess {
+        &mut self.process
+    }
+
+    /// Sends a notification (no answer expected).
+    pub fn notify(&mut self, method: &str, params: Option<Value>) -> Result<(), DriverError> {
+        let mut msg = json!({"jsonrpc": "2.0", "method": method});
+        if let Some(p) = params {
+            msg["params"] = p;
+        }
+        self.send(&msg, method)
+    }
+
+    /// Sends a request and waits for its response; a JSON-RPC error response
+    /// is an [`ErrorKind::JsonRpc`] error.
+    pub fn call(&mut self, method: &str, params: Value) -> Result<Value, DriverError> {
+        match self.request(method, params)? {
+            Reply::Result(v) => Ok(v),
+            Reply::Error { code, message, .. } => Err(self.process.fail(ErrorKind::JsonRpc {
+                method: method.to_string(),
+                code,
+                message,
+            })),
+        }
+    }
+
+    /// Sends a request and waits for its response, error responses included.
+    pub fn request(&mut self, method: &str, params: Value) -> Result<Reply, DriverError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send(&msg, method)?;
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            let line = match self.process.recv(deadline) {
+                None => {
+                    return Err(self.process.fail(ErrorKind::Timeout {
+                        waiting_for: method.to_string(),
+                        secs: self.timeout.as_secs_f64(),
+                    }))
+                }
+                Some(StdoutEvent::Eof) => {
+                    return Err(self.process.fail(ErrorKind::Exited {
+                        during: method.to_string(),
+                    }))
+                }
+                Some(StdoutEvent::Error(error)) => {
+                    return Err(self.process.fail(ErrorKind::Io {
+                        during: method.to_string(),
+                        error,
+                    }))
+                }
+                Some(StdoutEvent::Line(line)) => line,
+            };
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let parsed = std::str::from_utf8(&line)
+                .ok()
+                .and_then(|text| serde_json::from_str::<Value>(text).ok());
+            let Some(value) = parsed else {
+                return Err(self.garbage(method, &line));
+            };
+            let messages = match value {
+                Value::Array(batch) => batch,
+                single => vec![single],
+            };
+            for message in messages {
+                if let Some(reply) = self.handle(message, id, method, &line)? {
+                    return Ok(reply);
+                }
+            }
+        }
+    }
+
+    /// Handles one incoming message; returns the reply when it answers `id`.
+    fn handle(
+        &mut self,
+        message: Value,
+        id: i64,
+        method: &str,
+        line: &[u8],
+    ) -> Result<Option<Reply>, DriverError> {
+        let Some(m) = message
+            .as_object()
+            .filter(|m| m.get("jsonrpc") == Some(&json!("2.0")))
+        else {
+            return Err(self.garbage(method, line));
+        };
+        if let Some(Value::String(request)) = m.get("method") {
+            if let Some(req_id) = m.get("id") {
+                let answer = if request == "ping" {
+                    json!({"jsonrpc": "2.0", "id": req_id, "result": {}})
+                } else {
+                    json!({"jsonrpc": "2.0", "id": req_id, "error": {
+                        "code": METHOD_NOT_FOUND,
+                        "message": format!("method not found: this client (mcp-contract) declares no client capabilities and cannot answer `{request}`"),
+                    }})
+                };
+                // A failed write shows up as end of stdout on the next read.
+                let _ = self.process.send_line(&answer.to_string());
+            }
+            return Ok(None);
+        }
+        let answers_us = m.get("id").and_then(Value::as_i64) == Some(id);
+        if let Some(result) = m.get("result") {
+            return Ok(answers_us.then(|| Reply::Result(result.clone())));
+        }
+        if let Some(error) = m.get("error") {
+            if !answers_us {
+                return Ok(None);
+            }
+            let code = error.get("code").and_then(Value::as_i64);
+            let message = error.get("message").and_then(Value::as_str);
+            return match (code, message) {
+                (Some(code), Some(message)) => Ok(Some(Reply::Error {
+                    code,
+                    message: message.to_string(),
+                    data: error.get("data").cloned(),
+                })),
+                _ => Err(self.process.fail(ErrorKind::Protocol {
+                    during: method.to_string(),
+                    message: format!("malformed JSON-RPC error object {error}"),
+                })),
+            };
+        }
+        Err(self.garbage(method, line))
+    }
+
+    fn send(&mut self, msg: &Value, method: &str) -> Result<(), DriverError> {
+        if let Err(e) = self.process.send_line(&msg.to_string()) {
+            let kind = if self.process.has_exited() {
+                ErrorKind::Exited {
+                    during: method.to_string(),
+                }
+            } else {
+                ErrorKind::Io {
+                    during: method.to_string(),
+                    error: e.to_string(),
+                }
+            };
+            return Err(self.process.fail(kind));
+        }
+        Ok(())
+    }
+
+    fn garbage(&mut self, method: &str, line: &[u8]) -> DriverError {
+        let text = String::from_utf8_lossy(line);
+        let mut shown: String = text.chars().take(200).collect();
+        if text.chars().count() > 200 {
+            shown.push('…');
+        }
+        self.process.fail(ErrorKind::Garbage {
+            during: method.to_string(),
+            line: format!("{shown:?}"),
+        })
+    }
+
+    /// Stops the server and reaps it.
+    pub fn close(mut self) {
+        self.process.shutdown();
+    }
+}

@@ -1,0 +1,125 @@
+//! Published == locked: the live surface must equal the committed lockfile
+//! exactly. Any difference fails, even a cosmetic one, because the lockfile
+//! is the record reviewers approved; the classifier's report says how much
+//! each difference matters.
+
+use std::collections::BTreeSet;
+
+use mcp_contract::{diff_surfaces, DiffReport, Severity, Surface};
+
+/// The outcome of comparing a live surface with a lockfile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verification {
+    /// Every change from the lockfile (old) to the live surface (new).
+    pub report: DiffReport,
+    /// Tools whose canonical entries differ (added and removed tools included).
+    pub differing: Vec<String>,
+}
+
+impl Verification {
+    pub fn identical(&self) -> bool {
+        self.differing.is_empty()
+    }
+
+    /// Everything that differs is classified, and cosmetic.
+    pub fn cosmetic_only(&self) -> bool {
+        !self.identical()
+            && self.unclassified().is_empty()
+            && self
+                .report
+                .changes
+                .iter()
+                .all(|c| c.severity == Severity::Cosmetic)
+    }
+
+    /// Differing tools for which no rule reported a change, with the
+    /// top-level keys whose values differ.
+    pub fn unclassified(&self) -> Vec<String> {
+        let reported: BTreeSet<&str> = self
+            .report
+            .changes
+            .iter()
+            .map(|c| c.tool.as_str())
+            .collect();
+        self.differing
+            .iter()
+            .filter(|t| !reported.contains(t.as_str()))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Compares the committed lockfile's surface with the live one.
+pub fn verify(locked: &Surface, live: &Surface) -> Verification {
+    let names: BTreeSet<&String> = locked.tools.keys().chain(live.tools.keys()).collect();
+    let differing = names
+        .into_iter()
+        .filter(|n| locked.get(n).map(|t| t.to_entry()) != live.get(n).map(|t| t.to_entry()))
+        .cloned()
+        .collect();
+    Verification {
+        report: diff_surfaces(locked, live),
+        differing,
+    }
+}
+
+/// The top-level keys of `tool` whose values differ between the two surfaces.
+pub fn differing_keys(locked: &Surface, live: &Surface, tool: &str) -> Vec<String> {
+    let entry = |s: &Surface| {
+        s.get(tool)
+            .map(|t| t.to_entry())
+            .and_then(|v| v.as_object().cloned())
+            .unwrap_or_default()
+    };
+    let (old, new) = (entry(locked), entry(live));
+    let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    keys.into_iter()
+        .filter(|k| old.get(*k) != new.get(*k))
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_contract::Tool;
+    use serde_json::json;
+
+    fn surface(tools: Vec<Tool>) -> Surface {
+        let mut s = Surface::new();
+        for t in tools {
+            s.insert(t);
+        }
+        s
+    }
+
+    #[test]
+    fn identical_surfaces_verify() {
+        let s = surface(vec![Tool::new("a")]);
+        let v = verify(&s, &s.clone());
+        assert!(v.identical());
+        assert!(!v.cosmetic_only());
+    }
+
+    #[test]
+    fn an_unmodelled_key_still_fails_and_is_named() {
+        let locked = surface(vec![Tool::new("a")]);
+        let mut t = Tool::new("a");
+        t.extra.insert("x-cost".into(), json!(3));
+        let live = surface(vec![t]);
+        let v = verify(&locked, &live);
+        assert!(!v.identical());
+        assert_eq!(differing_keys(&locked, &live, "a"), vec!["x-cost"]);
+    }
+
+    #[test]
+    fn removal_is_reported_by_the_classifier() {
+        let locked = surface(vec![Tool::new("a"), Tool::new("b")]);
+        let live = surface(vec![Tool::new("a")]);
+        let v = verify(&locked, &live);
+        assert_eq!(v.differing, vec!["b"]);
+        assert!(v.report.is_breaking());
+        assert!(v.unclassified().is_empty());
+        assert!(!v.cosmetic_only());
+    }
+}
