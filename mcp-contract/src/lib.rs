@@ -25,6 +25,7 @@ pub mod report;
 pub mod rules;
 pub mod schema;
 pub mod segments;
+pub mod suggest;
 
 #[doc(hidden)]
 pub mod __private;

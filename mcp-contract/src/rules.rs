@@ -76,6 +76,24 @@ pub(crate) fn registered(id: &str) -> &'static Rule {
     rule(id).unwrap_or_else(|| panic!("rule `{id}` is emitted but not registered in rules.rs"))
 }
 
+/// Rule ids a mistyped `query` probably meant: every id whose name part is
+/// exactly `query` (`required-added` -> `input.required-added`, ...), else
+/// the closest id by edit distance.
+pub fn suggest(query: &str) -> Vec<&'static str> {
+    let exact: Vec<&'static str> = RULES
+        .iter()
+        .map(|r| r.id)
+        .filter(|id| id.split_once('.').is_some_and(|(_, name)| name == query))
+        .collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    let ids: Vec<&'static str> = RULES.iter().map(|r| r.id).collect();
+    crate::suggest::did_you_mean(query, &ids)
+        .into_iter()
+        .collect()
+}
+
 /// The usual fix for a rule, with the tool's name filled in.
 pub fn fix_for(rule: &Rule, tool: &str) -> String {
     rule.fix.replace("{tool}", tool)
@@ -725,6 +743,16 @@ rules! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suggestions_for_mistyped_ids() {
+        assert_eq!(
+            suggest("required-added"),
+            vec!["input.required-added", "output.required-added"]
+        );
+        assert_eq!(suggest("input.requird-added"), vec!["input.required-added"]);
+        assert!(suggest("zzzz").is_empty());
+    }
 
     #[test]
     fn ids_are_unique_namespaced_and_kebab_case() {

@@ -38,15 +38,7 @@ pub fn list(args: ListArgs) -> u8 {
 
 pub fn explain(args: ExplainArgs) -> u8 {
     let Some(r) = rules::rule(&args.rule) else {
-        let close: Vec<&str> = RULES
-            .iter()
-            .map(|r| r.id)
-            .filter(|id| {
-                id.contains(args.rule.as_str())
-                    || args.rule.contains(id.split('.').nth(1).unwrap_or(id))
-            })
-            .take(5)
-            .collect();
+        let close = rules::suggest(&args.rule);
         eprintln!("error: unknown rule `{}`", args.rule);
         if close.is_empty() {
             eprintln!("  help: `cargo mcp-contract rules` lists every rule");

@@ -5,19 +5,22 @@
 //! compared as a single branch, with the other side's sibling keywords
 //! distributed into its branches.
 
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
 use super::keywords::{effective_enum, effective_types};
 use super::label;
 use super::schema::{Cx, Direction, Effect};
-use crate::schema::shape::{shape, Shape};
+use crate::schema::shape::{merge_exact, push_all_of, shape, Shape};
 use crate::schema::types::TypeSet;
-use crate::schema::ANNOTATION_KEYWORDS;
 
-fn alt_keyword(s: &Shape<'_>) -> Option<&'static str> {
+fn alt_keywords(s: &Shape<'_>) -> Vec<&'static str> {
     ["anyOf", "oneOf"]
         .into_iter()
-        .find(|k| s.get(k).is_some_and(Value::is_array))
+        .filter(|k| s.get(k).is_some_and(Value::is_array))
+        .collect()
 }
 
 /// Handles `anyOf`/`oneOf`. Returns true when the whole node was compared
@@ -30,28 +33,62 @@ pub(crate) fn compare_alternatives(
     ptr: &str,
     flip: bool,
 ) -> bool {
-    let (ko, kn) = (alt_keyword(so), alt_keyword(sn));
-    match (ko, kn) {
-        (None, None) => false,
-        (Some(a), Some(b)) if a == b => {
-            let olds = branches(so, a);
-            let news = branches(sn, b);
-            pair_alternatives(cx, &olds, &news, ptr, (Some(a), Some(b)), flip);
-            if olds != news {
-                one_of_overlap(cx, &olds, &news, (Some(a), Some(b)), ptr, flip);
-            }
-            false
-        }
-        _ => {
-            let root_o = cx.old_root;
-            let root_n = cx.new_root;
-            let olds = distributed(root_o, so, ko);
-            let news = distributed(root_n, sn, kn);
-            pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
-            one_of_overlap(cx, &olds, &news, (ko, kn), ptr, flip);
-            true
+    let (ko, kn) = (alt_keywords(so), alt_keywords(sn));
+    if ko != kn && ko.len() <= 1 && kn.len() <= 1 {
+        // One alternative list against a plain schema or a list of the other
+        // kind: compare whole alternatives, siblings distributed into them.
+        let (ko, kn) = (ko.first().copied(), kn.first().copied());
+        let olds = distributed(cx.old_root, so, ko);
+        let news = distributed(cx.new_root, sn, kn);
+        pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
+        one_of_overlap(cx, &olds, &news, (ko, kn), ptr, flip);
+        return true;
+    }
+    // Each keyword is its own conjunct; an absent one is `[{}]`.
+    let mut kws = ko.clone();
+    kws.extend(kn.iter().filter(|k| !ko.contains(k)));
+    for kw in kws {
+        let accept_all = || vec![Value::Object(Map::new())];
+        let olds = if ko.contains(&kw) {
+            branches(so, kw)
+        } else {
+            accept_all()
+        };
+        let news = if kn.contains(&kw) {
+            branches(sn, kw)
+        } else {
+            accept_all()
+        };
+        if olds != news {
+            let kws = (Some(kw), Some(kw));
+            pair_alternatives(cx, &olds, &news, ptr, kws, flip);
+            one_of_overlap(cx, &olds, &news, kws, ptr, flip);
         }
     }
+    false
+}
+
+/// Property declarations per name across alternatives, so that a property
+/// "added" next to alternatives that already declared it is compared with
+/// those declarations instead of being taken for a new optional field.
+pub(crate) fn declarations(root: &Value, branches: &[Value]) -> BTreeMap<String, Vec<Value>> {
+    let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for b in branches {
+        let bs = shape(root, b);
+        if let Some(props) = bs.get("properties").and_then(Value::as_object) {
+            for (name, decl) in props {
+                out.entry(name.clone()).or_default().push(decl.clone());
+            }
+        }
+        for kw in ["anyOf", "oneOf", "allOf"] {
+            if let Some(inner) = bs.get(kw).and_then(Value::as_array) {
+                for (name, decls) in declarations(root, inner) {
+                    out.entry(name).or_default().extend(decls);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// oneOf rejects values matching more than one branch, so when branches
@@ -121,35 +158,9 @@ fn distributed(root: &Value, s: &Shape<'_>, kw: Option<&str>) -> Vec<Value> {
     branches(s, kw)
         .iter()
         .map(|b| {
-            let bs = shape(root, b);
-            let whole = !crate::schema::shape::mergeable(&siblings, &bs.map);
-            let mut merged = bs.map.into_owned();
-            let mut conflicts = Map::new();
-            for (k, v) in &siblings {
-                if whole && !ANNOTATION_KEYWORDS.contains(&k.as_str()) {
-                    conflicts.insert(k.clone(), v.clone());
-                    continue;
-                }
-                match merged.get(k) {
-                    Some(existing)
-                        if existing != v && !ANNOTATION_KEYWORDS.contains(&k.as_str()) =>
-                    {
-                        conflicts.insert(k.clone(), v.clone());
-                    }
-                    Some(_) => {}
-                    None => {
-                        merged.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-            if !conflicts.is_empty() {
-                if let Value::Array(a) = merged
-                    .entry("allOf")
-                    .or_insert_with(|| Value::Array(vec![]))
-                {
-                    a.push(Value::Object(conflicts));
-                }
-            }
+            let mut merged = shape(root, b).map.into_owned();
+            let leftover = merge_exact(&mut merged, &siblings, false);
+            push_all_of(&mut merged, leftover);
             Value::Object(merged)
         })
         .collect()
@@ -203,6 +214,17 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
         (news, olds)
     };
     let mut other_used = vec![false; other.len()];
+    // Alternatives nested in alternatives describe the same object level.
+    let mut level = declarations(cx.old_root, olds);
+    if let Some(outer) = &cx.level_decls {
+        for (name, decls) in outer.iter() {
+            level
+                .entry(name.clone())
+                .or_default()
+                .extend(decls.iter().cloned());
+        }
+    }
+    let decls = Rc::new(level);
     for (di, d) in dominant.iter().enumerate() {
         let mut best: Option<(usize, (usize, usize), Vec<super::Change>)> = None;
         for (oi, o) in other.iter().enumerate() {
@@ -212,6 +234,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
                 (o, d, di)
             };
             let mut trial = cx.trial();
+            trial.pending_decls = Some(Rc::clone(&decls));
             trial.cmp(old_v, new_v, &branch_ptr(ptr, plan.kw.1, new_i), flip);
             let score = (trial.breaking_count(), trial.out.len());
             if best.as_ref().is_none_or(|b| score < b.1) {

@@ -678,28 +678,37 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
                     what,
                 );
             }
-            (None, Some(n)) => match ao {
-                Some(ap) if ap.is_object() => {
-                    cx.cmp(ap, n, &at, flip);
+            (None, Some(n)) => {
+                let decls = old_declarations(cx, so, name);
+                match ao {
+                    Some(ap) if ap.is_object() => cx.cmp(ap, n, &at, flip),
+                    _ if !decls.is_empty() => {
+                        let old_decl = if decls.len() == 1 {
+                            decls[0].clone()
+                        } else {
+                            serde_json::json!({ "anyOf": decls })
+                        };
+                        cx.cmp(&old_decl, n, &at, flip);
+                    }
+                    _ => {
+                        let what = match cx.dir {
+                            Direction::Input if rn.contains(name.as_str()) => {
+                                format!("required field \"{name}\" was added")
+                            }
+                            Direction::Input => format!("optional field \"{name}\" was added"),
+                            Direction::Output => format!("field \"{name}\" was added"),
+                        };
+                        cx.emit(
+                            "property-added",
+                            Effect::Widened,
+                            flip,
+                            &at,
+                            Some(name),
+                            what,
+                        );
+                    }
                 }
-                _ => {
-                    let what = match cx.dir {
-                        Direction::Input if rn.contains(name.as_str()) => {
-                            format!("required field \"{name}\" was added")
-                        }
-                        Direction::Input => format!("optional field \"{name}\" was added"),
-                        Direction::Output => format!("field \"{name}\" was added"),
-                    };
-                    cx.emit(
-                        "property-added",
-                        Effect::Widened,
-                        flip,
-                        &at,
-                        Some(name),
-                        what,
-                    );
-                }
-            },
+            }
             (None, None) => {}
         }
     }
@@ -853,6 +862,24 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
     compare_count(cx, so, sn, ptr, flip, "size", "minProperties", true);
     compare_count(cx, so, sn, ptr, flip, "size", "maxProperties", false);
     compare_dependent_required(cx, so, sn, ptr, flip);
+}
+
+/// Where the old schema already declared `name` at this object level: in
+/// the alternatives it was paired within, or in its own alternatives.
+fn old_declarations(cx: &Cx<'_>, so: &Shape<'_>, name: &str) -> Vec<Value> {
+    let mut out: Vec<Value> = cx
+        .level_decls
+        .as_ref()
+        .and_then(|d| d.get(name).cloned())
+        .unwrap_or_default();
+    for kw in ["anyOf", "oneOf", "allOf"] {
+        if let Some(bs) = so.get(kw).and_then(Value::as_array) {
+            if let Some(found) = super::alternatives::declarations(cx.old_root, bs).remove(name) {
+                out.extend(found);
+            }
+        }
+    }
+    out
 }
 
 fn dependent_required(s: &Shape<'_>) -> Vec<(String, BTreeSet<String>)> {

@@ -60,7 +60,14 @@ pub(crate) struct Cx<'a> {
     visited: HashSet<(String, String, bool)>,
     pub out: Vec<Change>,
     depth: usize,
+    /// Declarations of the old alternatives, handed to the next node compared.
+    pub pending_decls: Option<Decls>,
+    /// Declarations of the old alternatives of the node being compared.
+    pub level_decls: Option<Decls>,
 }
+
+/// Property declarations per name across a node's old alternatives.
+pub(crate) type Decls = std::rc::Rc<std::collections::BTreeMap<String, Vec<Value>>>;
 
 /// Compares two schemas; `prefix` is the pointer of the schema inside the tool.
 pub(crate) fn compare_schemas(
@@ -74,6 +81,11 @@ pub(crate) fn compare_schemas(
     let new = default_null(new);
     let mut cx = Cx::new(old, new, dir, tool);
     cx.cmp(old, new, prefix, false);
+    // Alternatives compared branch by branch can report the same sibling
+    // change once per branch: keep the first.
+    let mut seen = HashSet::new();
+    cx.out
+        .retain(|c| seen.insert((c.fingerprint(), c.message.clone())));
     cx.out
 }
 
@@ -98,6 +110,8 @@ impl<'a> Cx<'a> {
             visited: HashSet::new(),
             out: vec![],
             depth: 0,
+            pending_decls: None,
+            level_decls: None,
         }
     }
 
@@ -112,6 +126,8 @@ impl<'a> Cx<'a> {
             visited: self.visited.clone(),
             out: vec![],
             depth: self.depth,
+            pending_decls: None,
+            level_decls: None,
         }
     }
 
@@ -184,7 +200,10 @@ impl<'a> Cx<'a> {
             }
         }
         self.depth += 1;
+        let pending = self.pending_decls.take();
+        let saved = std::mem::replace(&mut self.level_decls, pending);
         self.cmp_shapes(&so, &sn, ptr, flip);
+        self.level_decls = saved;
         self.depth -= 1;
     }
 

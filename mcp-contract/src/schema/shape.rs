@@ -99,30 +99,9 @@ fn follow_refs<'a>(
             .iter()
             .map(|(k, v)| ((*k).clone(), (*v).clone()))
             .collect();
-        let whole = !mergeable(&sibling_map, &target_map);
         let mut merged = target_map.into_owned();
-        let mut conflicting = Map::new();
-        for (k, v) in siblings {
-            if whole && !ANNOTATION_KEYWORDS.contains(&k.as_str()) {
-                conflicting.insert(k.clone(), v.clone());
-            } else if ANNOTATION_KEYWORDS.contains(&k.as_str()) {
-                merged.insert(k.clone(), v.clone());
-            } else if let Some(existing) = merged.get(k) {
-                if existing != v {
-                    conflicting.insert(k.clone(), v.clone());
-                }
-            } else {
-                merged.insert(k.clone(), v.clone());
-            }
-        }
-        if !conflicting.is_empty() {
-            let all_of = merged
-                .entry("allOf")
-                .or_insert_with(|| Value::Array(vec![]));
-            if let Value::Array(a) = all_of {
-                a.push(Value::Object(conflicting));
-            }
-        }
+        let leftover = merge_exact(&mut merged, &sibling_map, true);
+        push_all_of(&mut merged, leftover);
         map = Cow::Owned(merged);
     }
     (map, via)
@@ -172,6 +151,66 @@ pub fn mergeable(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
         return false;
     }
     true
+}
+
+/// Merges the keywords of `extra` into `base` wherever the result validates
+/// exactly the values both accept (`required` lists unite, disjoint
+/// `properties` unite, equal keywords are kept once) and returns the
+/// keywords that could not be merged, to be kept as an `allOf` branch.
+/// `extra_annotations_win` decides whose title/description/... survive.
+pub fn merge_exact(
+    base: &mut Map<String, Value>,
+    extra: &Map<String, Value>,
+    extra_annotations_win: bool,
+) -> Map<String, Value> {
+    let mut leftover = Map::new();
+    let whole = !mergeable(base, extra);
+    for (k, v) in extra {
+        let annotation = ANNOTATION_KEYWORDS.contains(&k.as_str());
+        if annotation {
+            if extra_annotations_win || !base.contains_key(k) {
+                base.insert(k.clone(), v.clone());
+            }
+            continue;
+        }
+        if whole {
+            leftover.insert(k.clone(), v.clone());
+            continue;
+        }
+        match (base.get(k), v) {
+            (None, _) => {
+                base.insert(k.clone(), v.clone());
+            }
+            (Some(existing), _) if existing == v => {}
+            (Some(Value::Array(a)), Value::Array(b)) if k == "required" => {
+                let mut all: Vec<Value> = a.iter().chain(b.iter()).cloned().collect();
+                all.sort_by(|x, y| x.to_string().cmp(&y.to_string()));
+                all.dedup();
+                base.insert(k.clone(), Value::Array(all));
+            }
+            (Some(Value::Object(a)), Value::Object(b))
+                if k == "properties" && b.iter().all(|(n, s)| a.get(n).is_none_or(|x| x == s)) =>
+            {
+                let mut all = a.clone();
+                all.extend(b.iter().map(|(n, s)| (n.clone(), s.clone())));
+                base.insert(k.clone(), Value::Object(all));
+            }
+            _ => {
+                leftover.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    leftover
+}
+
+/// Appends `branch` to `map`'s `allOf` (creating it) unless it is empty.
+pub fn push_all_of(map: &mut Map<String, Value>, branch: Map<String, Value>) {
+    if branch.is_empty() {
+        return;
+    }
+    if let Value::Array(a) = map.entry("allOf").or_insert_with(|| Value::Array(vec![])) {
+        a.push(Value::Object(branch));
+    }
 }
 
 fn is_null_schema(m: &Map<String, Value>) -> bool {
@@ -266,20 +305,14 @@ fn flatten_all_of<'a>(root: &'a Value, shape: &mut Shape<'a>, depth: usize) {
     merged.remove("allOf");
     let mut residual = vec![];
     for b in &branches {
-        let bs = shape_at(root, b, depth + 1);
-        let collides = bs.map.iter().any(|(k, v)| {
-            merged
-                .get(k)
-                .is_some_and(|existing| existing != v && !ANNOTATION_KEYWORDS.contains(&k.as_str()))
-        });
-        if collides {
-            residual.push(Value::Object(bs.map.into_owned()));
-            continue;
+        let mut branch = shape_at(root, b, depth + 1).map.into_owned();
+        // a branch's own residual allOf joins ours rather than replacing it
+        if let Some(Value::Array(inner)) = branch.remove("allOf") {
+            residual.extend(inner);
         }
-        for (k, v) in bs.map.iter() {
-            if !(ANNOTATION_KEYWORDS.contains(&k.as_str()) && merged.contains_key(k)) {
-                merged.insert(k.clone(), v.clone());
-            }
+        let leftover = merge_exact(&mut merged, &branch, false);
+        if !leftover.is_empty() {
+            residual.push(Value::Object(leftover));
         }
     }
     if !residual.is_empty() {
