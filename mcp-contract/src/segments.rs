@@ -23,7 +23,10 @@ pub type Segments<'a> = BTreeMap<String, &'a str>;
 fn header() -> String {
     let empty = lockfile::render(&Surface::new());
     // `..."tools": {}\n}\n` -> everything up to and including `"tools": `.
-    let at = empty.find("\"tools\": ").map(|i| i + "\"tools\": ".len()).unwrap_or(0);
+    let at = empty
+        .find("\"tools\": ")
+        .map(|i| i + "\"tools\": ".len())
+        .unwrap_or(0);
     empty[..at].to_string()
 }
 

@@ -27,9 +27,9 @@ pub fn line_of(text: &str, tool: &str, pointer: &str) -> Option<usize> {
             " ".repeat(indent),
             serde_json::to_string(&key).unwrap_or_default()
         );
-        match (found + 1..end).find(|&i| {
-            lines[i].starts_with(&prefix) || lines[i] == prefix.trim_end()
-        }) {
+        match (found + 1..end)
+            .find(|&i| lines[i].starts_with(&prefix) || lines[i] == prefix.trim_end())
+        {
             Some(i) => {
                 found = i;
                 indent += 2;

@@ -17,9 +17,7 @@ pub mod reserved;
 
 use crate::diff::{diff_surfaces, Change};
 use crate::history::History;
-use crate::migrations::{
-    suggest_entry, Date, Level, MigrationRecord, Pos, Problem, ProblemKind,
-};
+use crate::migrations::{suggest_entry, Date, Level, MigrationRecord, Pos, Problem, ProblemKind};
 use crate::model::Surface;
 use crate::rules::Severity;
 

@@ -42,8 +42,17 @@ pub fn find(
         .unwrap_or_else(|| "Cargo.toml".into());
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        return Err(InputError::new(shown, format!("`cargo metadata` failed: {}", err.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim()))
-            .fix("fix the manifest, or pass the lockfile with --lockfile"));
+        return Err(InputError::new(
+            shown,
+            format!(
+                "`cargo metadata` failed: {}",
+                err.lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("")
+                    .trim()
+            ),
+        )
+        .fix("fix the manifest, or pass the lockfile with --lockfile"));
     }
     let meta: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
         InputError::new(&shown, format!("unreadable `cargo metadata` output: {e}"))
@@ -60,11 +69,16 @@ pub fn find(
         if package.is_some_and(|want| want != name) {
             continue;
         }
-        let dir = Path::new(manifest).parent().unwrap_or(Path::new(".")).to_path_buf();
+        let dir = Path::new(manifest)
+            .parent()
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
         let lockfile = dir.join(DEFAULT_PATH);
-        let uses_build_step = p["dependencies"].as_array().into_iter().flatten().any(|d| {
-            d["name"] == "mcp-contract-build" && d["kind"] == "build"
-        });
+        let uses_build_step = p["dependencies"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|d| d["name"] == "mcp-contract-build" && d["kind"] == "build");
         if package.is_some() || lockfile.exists() {
             found.push(PackageLockfile {
                 name,
@@ -81,7 +95,9 @@ pub fn find(
                 Some(s) => format!("did you mean `-p {s}`?"),
                 None => format!("workspace packages: {}", list.join(", ")),
             };
-            return Err(InputError::new(shown, format!("no package `{want}` in the workspace")).fix(hint));
+            return Err(
+                InputError::new(shown, format!("no package `{want}` in the workspace")).fix(hint),
+            );
         }
     }
     Ok(found)
@@ -96,7 +112,9 @@ pub fn staleness_warning(pkg: &PackageLockfile) -> Option<String> {
     if !pkg.uses_build_step {
         return None;
     }
-    let lock_time = std::fs::metadata(&pkg.lockfile).and_then(|m| m.modified()).ok()?;
+    let lock_time = std::fs::metadata(&pkg.lockfile)
+        .and_then(|m| m.modified())
+        .ok()?;
     let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
     let mut stack = vec![pkg.dir.join("src")];
     let mut files = vec![pkg.dir.join("build.rs"), pkg.dir.join("Cargo.toml")];

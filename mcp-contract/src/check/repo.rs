@@ -84,8 +84,10 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
                     });
                 }
                 Err(e) => {
-                    return Err(InputError::new(&shown, format!("cannot read lockfile: {e}"))
-                        .fix("check that the file is readable"))
+                    return Err(
+                        InputError::new(&shown, format!("cannot read lockfile: {e}"))
+                            .fix("check that the file is readable"),
+                    )
                 }
             };
             let (base, cand) = segments::reduce_pair(

@@ -12,8 +12,10 @@ use crate::rules::{self, Severity};
 
 /// Does the candidate introduce a tool or input field the baseline lacks?
 pub fn introduced_names(baseline: Option<&Surface>, candidate: &Surface) -> bool {
-    candidate.tools.values().any(|tool| {
-        match baseline.and_then(|b| b.get(&tool.name)) {
+    candidate
+        .tools
+        .values()
+        .any(|tool| match baseline.and_then(|b| b.get(&tool.name)) {
             None => true,
             Some(old) => {
                 let old_props = input_properties(old);
@@ -21,8 +23,7 @@ pub fn introduced_names(baseline: Option<&Surface>, candidate: &Surface) -> bool
                     .keys()
                     .any(|p| !old_props.contains_key(p))
             }
-        }
-    })
+        })
 }
 
 /// The reserved-name changes of `candidate` against `baseline`.
@@ -57,7 +58,9 @@ pub fn changes(history: &History, baseline: Option<&Surface>, candidate: &Surfac
                     let Some((last, commit)) = published.properties.get(&ptr) else {
                         continue;
                     };
-                    if crate::canonical::canonicalize(last) == crate::canonical::canonicalize(schema) {
+                    if crate::canonical::canonicalize(last)
+                        == crate::canonical::canonicalize(schema)
+                    {
                         continue;
                     }
                     let name = field_name(&ptr);
@@ -66,7 +69,9 @@ pub fn changes(history: &History, baseline: Option<&Surface>, candidate: &Surfac
                         "input field \"{name}\" was published before (last in {commit}) and removed; it is back with a different schema, so callers that still send the old field are misread; {}",
                         rules::fix_for(r, &tool.name)
                     );
-                    out.push(Change::new(r.id, &tool.name, ptr.clone(), message).with_subject(name));
+                    out.push(
+                        Change::new(r.id, &tool.name, ptr.clone(), message).with_subject(name),
+                    );
                 }
             }
         }

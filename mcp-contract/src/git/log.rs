@@ -44,7 +44,10 @@ pub fn lockfile_revisions(
         rel_path,
     ])?;
     if !out.ok {
-        return Err(git_failed(&format!("log {upto} -- {rel_path}"), &out.stderr));
+        return Err(git_failed(
+            &format!("log {upto} -- {rel_path}"),
+            &out.stderr,
+        ));
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut revs = vec![];
@@ -98,8 +101,10 @@ impl BlobReader {
                 stdin: Some(stdin),
                 stdout,
             }),
-            _ => Err(InputError::new("git", "cannot talk to `git cat-file --batch`")
-                .fix("check that git is installed and runnable")),
+            _ => Err(
+                InputError::new("git", "cannot talk to `git cat-file --batch`")
+                    .fix("check that git is installed and runnable"),
+            ),
         }
     }
 
@@ -107,10 +112,16 @@ impl BlobReader {
     /// when it does not exist.
     pub fn read(&mut self, spec: &str) -> Result<Option<Vec<u8>>, InputError> {
         let broken = |e: std::io::Error| {
-            InputError::new("git", format!("`git cat-file --batch` stopped answering: {e}"))
-                .fix("run `git fsck` to check the repository")
+            InputError::new(
+                "git",
+                format!("`git cat-file --batch` stopped answering: {e}"),
+            )
+            .fix("run `git fsck` to check the repository")
         };
-        let stdin = self.stdin.as_mut().ok_or_else(|| broken(std::io::ErrorKind::BrokenPipe.into()))?;
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| broken(std::io::ErrorKind::BrokenPipe.into()))?;
         stdin.write_all(spec.as_bytes()).map_err(broken)?;
         stdin.write_all(b"\n").map_err(broken)?;
         stdin.flush().map_err(broken)?;
@@ -126,8 +137,11 @@ impl BlobReader {
         let mut parts = header.split(' ');
         let (_, kind, size) = (parts.next(), parts.next(), parts.next());
         let size: usize = size.and_then(|s| s.parse().ok()).ok_or_else(|| {
-            InputError::new("git", format!("unexpected answer from `git cat-file --batch`: {header}"))
-                .fix("check that git works in this repository")
+            InputError::new(
+                "git",
+                format!("unexpected answer from `git cat-file --batch`: {header}"),
+            )
+            .fix("check that git works in this repository")
         })?;
         let mut data = vec![0; size + 1];
         self.stdout.read_exact(&mut data).map_err(broken)?;

@@ -10,6 +10,7 @@
 //! repository, no commits, shallow clone, unknown revision, detached HEAD.
 
 mod baseline;
+pub mod hook;
 mod log;
 
 use std::ffi::OsStr;
@@ -74,7 +75,9 @@ impl Repo {
             )
             .fix("run the check inside a git checkout of the project (the baseline is read from git history)"));
         }
-        let top = String::from_utf8_lossy(&out.stdout).trim_end_matches('\n').to_string();
+        let top = String::from_utf8_lossy(&out.stdout)
+            .trim_end_matches('\n')
+            .to_string();
         let root = std::fs::canonicalize(&top).unwrap_or_else(|_| PathBuf::from(top));
         Ok(Repo { root })
     }
@@ -137,7 +140,13 @@ impl Repo {
     /// The commit id of `rev`, or `None` when git does not know it.
     pub fn resolve_commit(&self, rev: &str) -> Result<Option<String>, InputError> {
         let spec = format!("{rev}^{{commit}}");
-        let out = self.git(["rev-parse", "--verify", "--quiet", "--end-of-options", &spec])?;
+        let out = self.git([
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &spec,
+        ])?;
         Ok(out
             .ok
             .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string()))
@@ -207,8 +216,11 @@ pub(crate) fn spawn_error(e: std::io::Error) -> InputError {
 }
 
 pub(crate) fn git_failed(command: &str, stderr: &str) -> InputError {
-    InputError::new("git", format!("`git {command}` failed: {}", first_line(stderr)))
-        .fix("run the same git command by hand to see why; the check needs a readable repository")
+    InputError::new(
+        "git",
+        format!("`git {command}` failed: {}", first_line(stderr)),
+    )
+    .fix("run the same git command by hand to see why; the check needs a readable repository")
 }
 
 pub(crate) fn first_line(s: &str) -> String {

@@ -45,7 +45,9 @@ impl HistoryBuilder {
                         .map(|t| (t.name.clone(), (t.digest(), Some(t))))
                         .collect(),
                     Err(e) => {
-                        self.history.skipped.push((rev.short.clone(), e.to_string()));
+                        self.history
+                            .skipped
+                            .push((rev.short.clone(), e.to_string()));
                         return;
                     }
                 },
@@ -66,7 +68,9 @@ impl HistoryBuilder {
                 None => match segments::parse_tool(&name, &key, &file) {
                     Ok(t) => t,
                     Err(e) => {
-                        self.history.skipped.push((rev.short.clone(), e.to_string()));
+                        self.history
+                            .skipped
+                            .push((rev.short.clone(), e.to_string()));
                         return;
                     }
                 },
@@ -93,9 +97,7 @@ impl HistoryBuilder {
         for (name, (key, tool)) in &parsed {
             let kind = match self.current.get(name) {
                 None => Some(EventKind::Introduced),
-                Some((old_key, old)) if old_key != key && old != tool => {
-                    Some(changed(old, tool))
-                }
+                Some((old_key, old)) if old_key != key && old != tool => Some(changed(old, tool)),
                 Some(_) => None,
             };
             let Some(kind) = kind else { continue };
@@ -174,8 +176,14 @@ mod tests {
         let v2 = serde_json::json!({"type": "object", "properties": {"search_text": {"type": "string"}}});
         let mut b = HistoryBuilder::new("lock");
         b.push(&rev(1), Some(&text(&[("search", v1.clone())])));
-        b.push(&rev(2), Some(&text(&[("search", v1.clone()), ("fetch", v1.clone())])));
-        b.push(&rev(3), Some(&text(&[("search", v2.clone()), ("fetch", v1.clone())])));
+        b.push(
+            &rev(2),
+            Some(&text(&[("search", v1.clone()), ("fetch", v1.clone())])),
+        );
+        b.push(
+            &rev(3),
+            Some(&text(&[("search", v2.clone()), ("fetch", v1.clone())])),
+        );
         b.push(&rev(4), Some("{ not json"));
         b.push(&rev(5), Some(&text(&[("search", v2.clone())])));
         let h = b.finish();
@@ -209,7 +217,17 @@ mod tests {
         b.push(&rev(1), Some(&text(&[("a", v.clone())])));
         b.push(&rev(2), None);
         b.push(&rev(3), Some(&text(&[("a", v)])));
-        let kinds: Vec<EventKind> = b.finish().timelines["a"].iter().map(|e| e.kind.clone()).collect();
-        assert_eq!(kinds, [EventKind::Introduced, EventKind::Removed, EventKind::Introduced]);
+        let kinds: Vec<EventKind> = b.finish().timelines["a"]
+            .iter()
+            .map(|e| e.kind.clone())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                EventKind::Introduced,
+                EventKind::Removed,
+                EventKind::Introduced
+            ]
+        );
     }
 }

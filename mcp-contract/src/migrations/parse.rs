@@ -61,8 +61,10 @@ pub fn read(path: &Path) -> Result<(MigrationRecord, Vec<Problem>), InputError> 
             },
             vec![],
         )),
-        Err(e) => Err(InputError::new(&file, format!("cannot read migration record: {e}"))
-            .fix("check that the file is readable")),
+        Err(e) => Err(
+            InputError::new(&file, format!("cannot read migration record: {e}"))
+                .fix("check that the file is readable"),
+        ),
     }
 }
 
@@ -84,8 +86,9 @@ pub fn parse(text: &str, file: &str) -> (MigrationRecord, Vec<Problem>) {
             let pos = p.pos(e.span().map(|s| s.start));
             let msg = e.message().trim().to_string();
             p.problems.push(
-                Problem::invalid(file, pos, format!("invalid TOML: {msg}"))
-                    .help("fix the syntax; `cargo mcp-contract check` prints entries you can paste"),
+                Problem::invalid(file, pos, format!("invalid TOML: {msg}")).help(
+                    "fix the syntax; `cargo mcp-contract check` prints entries you can paste",
+                ),
             );
             return (record, p.problems);
         }
@@ -127,8 +130,15 @@ pub fn parse(text: &str, file: &str) -> (MigrationRecord, Vec<Problem>) {
                 let key = format!("{:?}", entry.selector);
                 if let Some(first) = seen.get(&key) {
                     p.problems.push(
-                        Problem::invalid(file, entry.pos, format!("this entry acknowledges the same change as the entry at line {}", first.line))
-                            .help("keep one of the two entries"),
+                        Problem::invalid(
+                            file,
+                            entry.pos,
+                            format!(
+                                "this entry acknowledges the same change as the entry at line {}",
+                                first.line
+                            ),
+                        )
+                        .help("keep one of the two entries"),
                     );
                     continue;
                 }
@@ -196,8 +206,9 @@ impl Parser<'_> {
         match item.as_str() {
             Some(s) if s.trim().is_empty() => {
                 self.problems.push(
-                    Problem::invalid(self.file, pos, format!("`{key}` is empty"))
-                        .help(format!("fill in `{key}`, or remove the key if it is optional")),
+                    Problem::invalid(self.file, pos, format!("`{key}` is empty")).help(format!(
+                        "fill in `{key}`, or remove the key if it is optional"
+                    )),
                 );
                 None
             }
@@ -253,8 +264,14 @@ impl Parser<'_> {
                 .map(|s| s.trim().to_string())
                 .unwrap_or_else(|| item.type_name().to_string());
             self.problems.push(
-                Problem::invalid(self.file, pos, format!("`{key}` is not a valid date: {shown}"))
-                    .help(format!("write a calendar date such as `{key} = 2026-06-30` (YYYY-MM-DD, no time)")),
+                Problem::invalid(
+                    self.file,
+                    pos,
+                    format!("`{key}` is not a valid date: {shown}"),
+                )
+                .help(format!(
+                    "write a calendar date such as `{key} = 2026-06-30` (YYYY-MM-DD, no time)"
+                )),
             );
         }
         parsed
@@ -274,8 +291,14 @@ impl Parser<'_> {
                     None => {
                         let pos = self.pos(v.span().map(|s| s.start));
                         self.problems.push(
-                            Problem::invalid(self.file, pos, format!("every `{key}` entry must be a table"))
-                                .help(format!("write each entry as `[[{key}]]` followed by its keys")),
+                            Problem::invalid(
+                                self.file,
+                                pos,
+                                format!("every `{key}` entry must be a table"),
+                            )
+                            .help(format!(
+                                "write each entry as `[[{key}]]` followed by its keys"
+                            )),
                         );
                     }
                 }
@@ -298,8 +321,12 @@ impl Parser<'_> {
                             _ => {
                                 let p = self.pos(v.span().map(|s| s.start));
                                 self.problems.push(
-                                    Problem::invalid(self.file, p, "`versions` lists major versions as positive integers")
-                                        .help("write e.g. `versions = [1, 2]`"),
+                                    Problem::invalid(
+                                        self.file,
+                                        p,
+                                        "`versions` lists major versions as positive integers",
+                                    )
+                                    .help("write e.g. `versions = [1, 2]`"),
                                 );
                             }
                         }
@@ -360,7 +387,11 @@ impl Parser<'_> {
                     self.transition(tt, tpos, rule.as_deref().unwrap_or(""))
                 }
                 None => {
-                    self.type_error(item, "transition", "a table such as `{ kind = \"rename\", from = \"a\", to = \"b\" }`");
+                    self.type_error(
+                        item,
+                        "transition",
+                        "a table such as `{ kind = \"rename\", from = \"a\", to = \"b\" }`",
+                    );
                     None
                 }
             },
@@ -391,8 +422,12 @@ impl Parser<'_> {
                 .any(|k| t.contains_key(k))
             {
                 self.problems.push(
-                    Problem::invalid(self.file, fpos, "give either `fingerprint` or `tool`/`rule`/`pointer`/`subject`, not both")
-                        .help("keep the one printed by `cargo mcp-contract check`"),
+                    Problem::invalid(
+                        self.file,
+                        fpos,
+                        "give either `fingerprint` or `tool`/`rule`/`pointer`/`subject`, not both",
+                    )
+                    .help("keep the one printed by `cargo mcp-contract check`"),
                 );
                 return None;
             }
@@ -565,10 +600,20 @@ impl Parser<'_> {
 pub fn toml_to_json(item: &Item) -> Value {
     match item {
         Item::Value(v) => value_to_json(v),
-        Item::Table(t) => Value::Object(t.iter().map(|(k, v)| (k.to_string(), toml_to_json(v))).collect()),
+        Item::Table(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.to_string(), toml_to_json(v)))
+                .collect(),
+        ),
         Item::ArrayOfTables(a) => Value::Array(
             a.iter()
-                .map(|t| Value::Object(t.iter().map(|(k, v)| (k.to_string(), toml_to_json(v))).collect()))
+                .map(|t| {
+                    Value::Object(
+                        t.iter()
+                            .map(|(k, v)| (k.to_string(), toml_to_json(v)))
+                            .collect(),
+                    )
+                })
                 .collect(),
         ),
         Item::None => Value::Null,

@@ -52,18 +52,16 @@ fn transition(change: &Change, all: &[Change], candidate: Option<&Surface>) -> S
         },
         "input.required-added" => {
             let field = change.subject.clone().unwrap_or_default();
-            let default = candidate
-                .and_then(|s| s.get(&change.tool))
-                .and_then(|t| {
-                    let parent = change.pointer.strip_suffix("/required")?;
-                    let schema = t.to_entry();
-                    schema
-                        .pointer(&format!(
-                            "{parent}/properties/{}/default",
-                            crate::lockfile::escape_pointer(&field)
-                        ))
-                        .cloned()
-                });
+            let default = candidate.and_then(|s| s.get(&change.tool)).and_then(|t| {
+                let parent = change.pointer.strip_suffix("/required")?;
+                let schema = t.to_entry();
+                schema
+                    .pointer(&format!(
+                        "{parent}/properties/{}/default",
+                        crate::lockfile::escape_pointer(&field)
+                    ))
+                    .cloned()
+            });
             match default.as_ref().and_then(json_to_toml) {
                 Some(v) => format!(
                     "{{ kind = \"default\", field = {}, value = {v} }}",

@@ -51,7 +51,14 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
             paint(color, "1;31", &format!("error[{}]", c.rule)),
             c.message
         );
-        let _ = writeln!(out, "  --> {}:{} ({} {})", r.lockfile, r.line(g), c.tool, c.pointer);
+        let _ = writeln!(
+            out,
+            "  --> {}:{} ({} {})",
+            r.lockfile,
+            r.line(g),
+            c.tool,
+            c.pointer
+        );
         if let Some(h) = &c.hint {
             let _ = writeln!(out, "  = hint: {h}");
         }
@@ -73,9 +80,22 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
             paint(color, "1;32", &format!("acknowledged[{}]", c.rule)),
             c.message
         );
-        let _ = writeln!(out, "  --> {}:{} ({} {})", r.lockfile, r.line(g), c.tool, c.pointer);
+        let _ = writeln!(
+            out,
+            "  --> {}:{} ({} {})",
+            r.lockfile,
+            r.line(g),
+            c.tool,
+            c.pointer
+        );
         if let Some(e) = r.entry(g) {
-            let _ = writeln!(out, "  = by {}:{}: {}", r.record, e.pos.line, describe_entry(e));
+            let _ = writeln!(
+                out,
+                "  = by {}:{}: {}",
+                r.record,
+                e.pos.line,
+                describe_entry(e)
+            );
         }
     }
     for g in o
@@ -94,7 +114,14 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
             paint(color, code, &format!("{word}[{}]", c.rule)),
             c.message
         );
-        let _ = writeln!(out, "  --> {}:{} ({} {})", r.lockfile, r.line(g), c.tool, c.pointer);
+        let _ = writeln!(
+            out,
+            "  --> {}:{} ({} {})",
+            r.lockfile,
+            r.line(g),
+            c.tool,
+            c.pointer
+        );
     }
     for p in &o.problems {
         let code = match p.level {

@@ -50,7 +50,10 @@ fn check_json(r: &GateReport<'_>) -> Value {
                 );
                 m.insert(
                     "migration_entry".into(),
-                    g.migration_entry.clone().map(Value::String).unwrap_or(Value::Null),
+                    g.migration_entry
+                        .clone()
+                        .map(Value::String)
+                        .unwrap_or(Value::Null),
                 );
             }
             v

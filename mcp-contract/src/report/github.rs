@@ -11,7 +11,9 @@ use crate::rules::Severity;
 
 /// Escapes a command's message (`%`, CR, LF).
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escapes a command property value (also `:` and `,`).
@@ -37,7 +39,13 @@ pub fn render(reports: &[GateReport<'_>]) -> String {
             } else if let Some(e) = r.entry(g) {
                 (
                     "notice",
-                    format!("{}\n\nAcknowledged by {}:{}: {}", c.message, r.record, e.pos.line, describe_entry(e)),
+                    format!(
+                        "{}\n\nAcknowledged by {}:{}: {}",
+                        c.message,
+                        r.record,
+                        e.pos.line,
+                        describe_entry(e)
+                    ),
                 )
             } else if c.severity >= Severity::Behavioral {
                 ("warning", c.message.clone())

@@ -81,7 +81,11 @@ pub fn render_human(history: &History, record: &MigrationRecord, tool: Option<&s
     if out.is_empty() {
         match tool {
             Some(t) => {
-                let _ = writeln!(out, "no tool `{t}` in the lockfile's history ({} revisions)", history.revisions);
+                let _ = writeln!(
+                    out,
+                    "no tool `{t}` in the lockfile's history ({} revisions)",
+                    history.revisions
+                );
             }
             None => {
                 let _ = writeln!(out, "the lockfile has no history yet");
@@ -89,7 +93,11 @@ pub fn render_human(history: &History, record: &MigrationRecord, tool: Option<&s
         }
     }
     for (short, why) in &history.skipped {
-        let _ = writeln!(out, "warning: revision {short} skipped: {}", why.replace('\n', " "));
+        let _ = writeln!(
+            out,
+            "warning: revision {short} skipped: {}",
+            why.replace('\n', " ")
+        );
     }
     out
 }

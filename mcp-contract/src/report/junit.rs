@@ -25,7 +25,9 @@ pub fn xml_escape(s: &str) -> String {
 }
 
 pub fn render(reports: &[GateReport<'_>]) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcp-contract check\">\n");
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcp-contract check\">\n",
+    );
     for r in reports {
         let o = r.outcome;
         let mut cases = String::new();
@@ -34,7 +36,11 @@ pub fn render(reports: &[GateReport<'_>]) -> String {
             let c = &g.change;
             tests += 1;
             let name = xml_escape(&format!("{} {}{}", c.rule, c.tool, c.pointer));
-            let _ = write!(cases, "    <testcase classname=\"{}\" name=\"{name}\"", xml_escape(&c.tool));
+            let _ = write!(
+                cases,
+                "    <testcase classname=\"{}\" name=\"{name}\"",
+                xml_escape(&c.tool)
+            );
             if g.fails {
                 failures += 1;
                 let _ = writeln!(

@@ -24,8 +24,12 @@ pub fn render(reports: &[GateReport<'_>]) -> String {
                 "❌ MCP contract check failed: {failing} unacknowledged change{}",
                 if failing == 1 { "" } else { "s" }
             ),
-            Status::Failed => "❌ MCP contract check failed: the migration record is stale".to_string(),
-            Status::Invalid => "❌ MCP contract check failed: the migration record is invalid".to_string(),
+            Status::Failed => {
+                "❌ MCP contract check failed: the migration record is stale".to_string()
+            }
+            Status::Invalid => {
+                "❌ MCP contract check failed: the migration record is invalid".to_string()
+            }
         };
         let _ = writeln!(out, "### {head}\n");
         let _ = writeln!(
@@ -34,7 +38,11 @@ pub fn render(reports: &[GateReport<'_>]) -> String {
             r.lockfile,
             r.baseline_short,
             r.baseline_description,
-            if o.new_surface { ": new surface, everything is additive" } else { "" }
+            if o.new_surface {
+                ": new surface, everything is additive"
+            } else {
+                ""
+            }
         );
         let s = o.summary();
         let _ = writeln!(
@@ -67,7 +75,11 @@ pub fn render(reports: &[GateReport<'_>]) -> String {
                     "| {mark} | `{}` | `{}` | `{}` | {} |",
                     c.rule,
                     cell(&c.tool),
-                    cell(if c.pointer.is_empty() { "(tool)" } else { &c.pointer }),
+                    cell(if c.pointer.is_empty() {
+                        "(tool)"
+                    } else {
+                        &c.pointer
+                    }),
                     cell(&c.message)
                 );
             }
@@ -85,8 +97,18 @@ pub fn render(reports: &[GateReport<'_>]) -> String {
             out.push_str("```\n\n</details>\n\n");
         }
         for p in &o.problems {
-            let word = if p.level == Level::Error { "error" } else { "warning" };
-            let _ = writeln!(out, "- **{word}** `{}:{}`: {}", p.file, p.pos, cell(&p.message));
+            let word = if p.level == Level::Error {
+                "error"
+            } else {
+                "warning"
+            };
+            let _ = writeln!(
+                out,
+                "- **{word}** `{}:{}`: {}",
+                p.file,
+                p.pos,
+                cell(&p.message)
+            );
         }
         if !o.problems.is_empty() {
             out.push('\n');

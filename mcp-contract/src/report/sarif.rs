@@ -31,7 +31,10 @@ pub fn report(reports: &[GateReport<'_>]) -> Value {
             used.insert(c.rule, ());
             let mut text = c.message.clone();
             if let Some(entry) = &g.migration_entry {
-                text.push_str(&format!("\n\nAdd to {} (fill in reason and owner):\n{entry}", r.record));
+                text.push_str(&format!(
+                    "\n\nAdd to {} (fill in reason and owner):\n{entry}",
+                    r.record
+                ));
             }
             let mut result = json!({
                 "ruleId": c.rule,

@@ -1,0 +1,142 @@
+//! `cargo mcp-contract check`: gate the working-tree lockfile against the
+//! lockfile in git history; every breaking change needs an entry in
+//! `contracts/migrations.toml`.
+
+use std::path::PathBuf;
+
+use mcp_contract::check::{self, packages, repo, Status};
+use mcp_contract::migrations::Date;
+use mcp_contract::report::{check_human, check_json, gate, github, junit, markdown, sarif};
+use mcp_contract::{lockfile, Severity};
+
+use crate::output::{self, ColorChoice};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    /// GitHub Actions workflow commands (annotations on the lockfile lines)
+    Github,
+    /// SARIF 2.1.0
+    Sarif,
+    /// JUnit XML
+    Junit,
+    /// Markdown for a pull-request comment
+    Markdown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    Breaking,
+    Behavioral,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The baseline revision (default: merge-base of HEAD with origin/HEAD, else main/master)
+    #[arg(long, value_name = "REV")]
+    against: Option<String>,
+    /// The lockfile to check (its migrations.toml sits beside it)
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["package", "workspace"])]
+    lockfile: Option<PathBuf>,
+    /// Check this cargo package's contracts/mcp-contract.lock
+    #[arg(short = 'p', long, value_name = "PKG", conflicts_with = "workspace")]
+    package: Option<String>,
+    /// Check every workspace package that has a contracts/mcp-contract.lock
+    #[arg(long)]
+    workspace: bool,
+    /// The Cargo.toml of the package or workspace
+    #[arg(long, value_name = "PATH")]
+    manifest_path: Option<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// The lowest severity that must be acknowledged in the migration record
+    #[arg(long, value_enum, default_value_t = FailOn::Breaking)]
+    fail_on: FailOn,
+    /// Also fail on record entries that match nothing and on passed removal dates
+    #[arg(long)]
+    strict: bool,
+    /// Colour the human report
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+pub fn run(args: Args) -> u8 {
+    let lockfiles: Vec<PathBuf> = if args.package.is_some()
+        || args.workspace
+        || args.manifest_path.is_some()
+    {
+        match packages::find(args.manifest_path.as_deref(), args.package.as_deref()) {
+            Ok(found) if found.is_empty() => {
+                eprintln!("error: no workspace package has a {}\n  help: generate one with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`, or pass --lockfile", lockfile::DEFAULT_PATH);
+                return output::ERROR;
+            }
+            Ok(found) => {
+                for p in &found {
+                    if let Some(w) = packages::staleness_warning(p) {
+                        eprintln!("warning: {w}");
+                    }
+                }
+                found.into_iter().map(|p| p.lockfile).collect()
+            }
+            Err(e) => return output::input_error(&e),
+        }
+    } else {
+        vec![args
+            .lockfile
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(lockfile::DEFAULT_PATH))]
+    };
+    let fail_on = match args.fail_on {
+        FailOn::Breaking => Severity::Breaking,
+        FailOn::Behavioral => Severity::Behavioral,
+    };
+    let mut results = vec![];
+    for path in &lockfiles {
+        let prepared = repo::prepare(repo::RepoCheck {
+            lockfile: path,
+            against: args.against.as_deref(),
+            candidate: None,
+            fail_on,
+            strict: args.strict,
+            today: Date::today(),
+        });
+        let (input, ctx) = match prepared {
+            Ok(p) => p,
+            Err(e) => return output::input_error(&e),
+        };
+        for (short, why) in &ctx.history_skipped {
+            eprintln!(
+                "warning: history revision {short} of {} skipped: {why}",
+                ctx.lockfile
+            );
+        }
+        results.push((check::run(input), ctx));
+    }
+    let reports: Vec<gate::GateReport<'_>> = results
+        .iter()
+        .map(|(outcome, ctx)| gate::GateReport {
+            lockfile: &ctx.lockfile,
+            record: &ctx.record,
+            baseline_short: &ctx.baseline.short,
+            baseline_description: &ctx.baseline.description,
+            candidate_text: ctx.candidate_text.as_deref(),
+            outcome,
+        })
+        .collect();
+    let text = match args.format {
+        Format::Human => check_human::render(&reports, output::use_color(args.color)),
+        Format::Json => check_json::render(&reports),
+        Format::Github => github::render(&reports),
+        Format::Sarif => sarif::render(&reports),
+        Format::Junit => junit::render(&reports),
+        Format::Markdown => markdown::render(&reports),
+    };
+    print!("{text}");
+    match gate::overall(&reports) {
+        Status::Passed => output::OK,
+        Status::Failed => output::FAILED,
+        Status::Invalid => output::ERROR,
+    }
+}
