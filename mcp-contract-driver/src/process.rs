@@ -44,6 +44,8 @@ pub struct ServerProcess {
     status: Option<ExitStatus>,
     /// Whether the server ended before we stopped it.
     ended_by_itself: bool,
+    /// Whether [`ServerProcess::shutdown`] has run.
+    shut_down: bool,
 }
 
 impl ServerProcess {
@@ -121,6 +123,7 @@ impl ServerProcess {
             command: cmd.to_string(),
             status: None,
             ended_by_itself: false,
+            shut_down: false,
         })
     }
 
@@ -182,13 +185,11 @@ impl ServerProcess {
     /// Closes stdin, gives the server a moment to exit, then terminates and
     /// kills its process group and reaps it. Idempotent.
     pub fn shutdown(&mut self) -> Option<ExitStatus> {
-        if self.status.is_some() {
+        if self.shut_down {
             return self.status;
         }
-        if let Ok(Some(status)) = self.child.try_wait() {
-            self.ended_by_itself = true;
-            self.status = Some(status);
-        }
+        self.shut_down = true;
+        self.has_exited();
         drop(self.stdin.take());
         if self.status.is_none() {
             self.status = self.wait_for(EXIT_GRACE);
