@@ -1,0 +1,402 @@
+//! The driver against real published MCP servers that nobody here wrote,
+//! installed from npm at pinned versions: `@modelcontextprotocol/server-everything`
+//! 2025.12.18 → 2026.1.14 (every tool renamed) and
+//! `@modelcontextprotocol/server-filesystem` 2025.8.21 → 2025.11.25
+//! (annotations and output schemas appeared).
+//!
+//! Installs are cached under the target directory (`tmp/npm-cache/`), so only
+//! the first run downloads. Without `npm`, or when the registry cannot be
+//! reached, each test says so on the terminal and skips; it never skips silently.
+
+#![cfg(unix)]
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use mcp_contract::{diff_surfaces, lockfile, DiffReport, Severity};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cargo-mcp-contract");
+
+/// Prints past the test harness's output capture, so a skip is always seen.
+fn say(msg: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{msg}");
+}
+
+/// Installs `package@version` (once) and returns its executable `bin`.
+fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, String> {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-cache");
+    let root = cache.join(format!("{}@{version}", package.replace('/', "+")));
+    let exe = root.join("node_modules/.bin").join(bin);
+    if exe.exists() {
+        return Ok(exe);
+    }
+    match Command::new("npm").arg("--version").output() {
+        Ok(o) if o.status.success() => {}
+        _ => return Err("`npm` is not installed (or not on PATH)".into()),
+    }
+    // Install beside the cache entry, then move it into place: a half
+    // finished install never looks like a cached one.
+    let staging = cache.join(format!(
+        ".staging-{}-{}-{:?}",
+        bin,
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging).map_err(|e| e.to_string())?;
+    let out = Command::new("npm")
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            "--prefix",
+        ])
+        .arg(&staging)
+        .arg(format!("{package}@{version}"))
+        .output()
+        .map_err(|e| format!("cannot run npm: {e}"))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_dir_all(&staging);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(5).collect();
+        return Err(format!(
+            "`npm install {package}@{version}` failed (offline?): {}",
+            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        ));
+    }
+    if std::fs::rename(&staging, &root).is_err() {
+        // Another test installed it first.
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    if exe.exists() {
+        Ok(exe)
+    } else {
+        Err(format!("{package}@{version} has no `{bin}` executable"))
+    }
+}
+
+/// The server executables for the given versions, or a printed skip.
+fn servers(test: &str, package: &str, bin: &str, versions: &[&str]) -> Option<Vec<PathBuf>> {
+    if !Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        say(&format!(
+            "SKIPPED {test}: `node` is not installed (or not on PATH)"
+        ));
+        return None;
+    }
+    let installs: Vec<Result<PathBuf, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = versions
+            .iter()
+            .map(|v| s.spawn(move || npm_server(package, v, bin)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut out = vec![];
+    for r in installs {
+        match r {
+            Ok(p) => out.push(p),
+            Err(why) => {
+                say(&format!("SKIPPED {test}: {why}"));
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("live-npm-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env_remove("CI")
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// `cargo mcp-contract snapshot --server -o LOCK -- SERVER ARGS…`
+fn snapshot(lock: &Path, server: &Path, server_args: &[&str]) {
+    let mut args = vec![
+        "snapshot",
+        "--server",
+        "-o",
+        lock.to_str().unwrap(),
+        "--",
+        server.to_str().unwrap(),
+    ];
+    args.extend(server_args);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+fn counts(report: &DiffReport) -> BTreeMap<&'static str, usize> {
+    let mut m = BTreeMap::new();
+    for c in &report.changes {
+        *m.entry(c.rule).or_default() += 1;
+    }
+    m
+}
+
+#[test]
+fn everything_renames_are_breaking_removals_with_rename_hints() {
+    let test = "everything_renames_are_breaking_removals_with_rename_hints";
+    let Some(bins) = servers(
+        test,
+        "@modelcontextprotocol/server-everything",
+        "mcp-server-everything",
+        &["2025.12.18", "2026.1.14"],
+    ) else {
+        return;
+    };
+    let dir = scratch("everything");
+    let (old_lock, new_lock) = (dir.join("old.lock"), dir.join("new.lock"));
+    snapshot(&old_lock, &bins[0], &[]);
+    snapshot(&new_lock, &bins[1], &[]);
+    let old = lockfile::read(&old_lock).unwrap();
+    let new = lockfile::read(&new_lock).unwrap();
+    // 2026.1.14 publishes `execution`, which typed clients drop: the capture keeps it.
+    assert!(new
+        .tools
+        .values()
+        .all(|t| t.extra.contains_key("execution")));
+
+    let report = diff_surfaces(&old, &new);
+    say(&format!("{test}: {:?}", counts(&report)));
+    let removed: Vec<&str> = old
+        .tools
+        .keys()
+        .filter(|n| !new.tools.contains_key(*n))
+        .map(String::as_str)
+        .collect();
+    assert!(removed.len() >= 8, "{removed:?}");
+    for name in &removed {
+        let c = report
+            .changes
+            .iter()
+            .find(|c| c.rule == "tool.removed" && c.tool == *name)
+            .unwrap_or_else(|| panic!("no tool.removed for {name}"));
+        assert_eq!(c.severity, Severity::Breaking);
+    }
+    for (from, to) in [
+        ("add", "get-sum"),
+        ("getTinyImage", "get-tiny-image"),
+        ("longRunningOperation", "trigger-long-running-operation"),
+        ("structuredContent", "get-structured-content"),
+        ("annotatedMessage", "get-annotated-message"),
+    ] {
+        let c = report
+            .changes
+            .iter()
+            .find(|c| c.rule == "tool.removed" && c.tool == from)
+            .unwrap();
+        let hint = c.hint.as_deref().unwrap_or_default();
+        assert!(hint.contains(&format!("`{to}`")), "{from}: {hint:?}");
+    }
+    // The CLI agrees: breaking, exit 1.
+    let out = run(&[
+        "diff",
+        old_lock.to_str().unwrap(),
+        new_lock.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout)
+        .contains("error[tool.removed]: tool `add` was removed, probably renamed to `get-sum`"));
+}
+
+#[test]
+fn filesystem_gains_annotations_and_output_schemas() {
+    let test = "filesystem_gains_annotations_and_output_schemas";
+    let Some(bins) = servers(
+        test,
+        "@modelcontextprotocol/server-filesystem",
+        "mcp-server-filesystem",
+        &["2025.8.21", "2025.11.25"],
+    ) else {
+        return;
+    };
+    let dir = scratch("filesystem");
+    let root = dir.join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let (old_lock, new_lock) = (dir.join("old.lock"), dir.join("new.lock"));
+    snapshot(&old_lock, &bins[0], &[root.to_str().unwrap()]);
+    snapshot(&new_lock, &bins[1], &[root.to_str().unwrap()]);
+    let old = lockfile::read(&old_lock).unwrap();
+    let new = lockfile::read(&new_lock).unwrap();
+    let report = diff_surfaces(&old, &new);
+    let by_rule = counts(&report);
+    say(&format!("{test}: {by_rule:?}"));
+
+    let read_text = new.get("read_text_file").unwrap();
+    assert_eq!(
+        read_text.annotations.as_ref().unwrap()["readOnlyHint"],
+        serde_json::json!(true)
+    );
+    assert!(report
+        .changes
+        .iter()
+        .any(|c| c.rule == "tool.output-schema-added" && c.tool == "read_text_file"));
+    assert!(report
+        .changes
+        .iter()
+        .any(|c| c.rule.starts_with("annotations.") && c.tool == "read_text_file"));
+    let output_schemas_added = by_rule
+        .get("tool.output-schema-added")
+        .copied()
+        .unwrap_or(0);
+    let tools_with_output = new
+        .tools
+        .values()
+        .filter(|t| t.output_schema.is_some())
+        .count();
+    assert_eq!(output_schemas_added, tools_with_output);
+    assert!(tools_with_output >= 10, "{tools_with_output}");
+}
+
+#[test]
+fn verify_passes_on_the_captured_server_and_fails_on_a_changed_lockfile() {
+    let test = "verify_passes_on_the_captured_server_and_fails_on_a_changed_lockfile";
+    let Some(bins) = servers(
+        test,
+        "@modelcontextprotocol/server-everything",
+        "mcp-server-everything",
+        &["2025.12.18", "2026.1.14"],
+    ) else {
+        return;
+    };
+    let dir = scratch("verify");
+    let lock = dir.join("mcp-contract.lock");
+    snapshot(&lock, &bins[1], &[]);
+    let verify = |lock: &Path, server: &Path| {
+        run(&[
+            "verify",
+            "--server",
+            "--lockfile",
+            lock.to_str().unwrap(),
+            "--",
+            server.to_str().unwrap(),
+        ])
+    };
+    let out = verify(&lock, &bins[1]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+
+    // A lockfile whose description of `echo` no longer matches the binary.
+    let mut surface = lockfile::read(&lock).unwrap();
+    let mut echo = surface.get("echo").unwrap().clone();
+    echo.description = Some("Echoes back the input, loudly".into());
+    surface.insert(echo);
+    let edited = dir.join("edited.lock");
+    std::fs::write(&edited, lockfile::render(&surface)).unwrap();
+    let out = verify(&edited, &bins[1]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("warning[tool.description-changed]"),
+        "{stdout}"
+    );
+
+    // The old release's lockfile against the new release: every rename shows.
+    let old_lock = dir.join("old.lock");
+    snapshot(&old_lock, &bins[0], &[]);
+    let out = verify(&old_lock, &bins[1]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("error[tool.removed]"));
+}
+
+#[test]
+fn replay_against_a_real_server() {
+    let test = "replay_against_a_real_server";
+    let Some(bins) = servers(
+        test,
+        "@modelcontextprotocol/server-everything",
+        "mcp-server-everything",
+        &["2025.12.18", "2026.1.14"],
+    ) else {
+        return;
+    };
+    let dir = scratch("replay");
+    let fixtures = dir.join("fixtures");
+    let write = |rel: &str, body: &str| {
+        let p = fixtures.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, body).unwrap();
+    };
+    write(
+        "echo/hello.json",
+        r#"{"safe": true, "arguments": {"message": "hi"}, "expect": {"outcome": "success"}}"#,
+    );
+    write(
+        "get-structured-content/new-york.json",
+        r#"{"safe": true, "arguments": {"location": "New York"},
+            "expect": {"outcome": "success", "fields": {"temperature": "number", "conditions": "string", "humidity": "number"}}}"#,
+    );
+    write(
+        "get-sum/wrong-type.json",
+        r#"{"safe": true, "arguments": {"a": "x"}, "expect": {"outcome": "tool_error"}}"#,
+    );
+    write(
+        "get-env/dump.json",
+        r#"{"description": "prints the environment: not for shared instances", "expect": {"outcome": "success"}}"#,
+    );
+    let replay = |server: &Path| {
+        run(&[
+            "replay",
+            "--server",
+            "--fixtures",
+            fixtures.to_str().unwrap(),
+            "--",
+            server.to_str().unwrap(),
+        ])
+    };
+    let out = replay(&bins[1]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("replay: 3 passed, 0 failed, 1 skipped"),
+        "{stdout}"
+    );
+
+    // The previous release published none of these names but `echo`.
+    let out = replay(&bins[0]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAIL  get-sum ") && stdout.contains("no such tool in tools/list"),
+        "{stdout}"
+    );
+
+    // A field of the wrong type is named with its tool and fixture.
+    write(
+        "get-structured-content/new-york.json",
+        r#"{"safe": true, "arguments": {"location": "New York"}, "expect": {"outcome": "success", "fields": {"conditions": "integer"}}}"#,
+    );
+    let out = replay(&bins[1]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAIL  get-structured-content ")
+            && stdout.contains("new-york.json: `conditions`: expected integer, got string"),
+        "{stdout}"
+    );
+}
