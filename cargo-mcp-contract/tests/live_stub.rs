@@ -328,3 +328,102 @@ fn replay_fails_naming_tool_fixture_and_field() {
         "{err}"
     );
 }
+
+fn git(repo: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.invalid",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+#[test]
+fn check_gates_the_live_surface_against_git_history() {
+    if Command::new("git").arg("--version").output().is_err() {
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"SKIPPED check_gates_the_live_surface_against_git_history: git is not installed\n",
+        );
+        return;
+    }
+    let repo = scratch("check");
+    git(&repo, &["init", "-q"]);
+    let script = stub_script();
+    let check = || {
+        Command::new(BIN)
+            .args([
+                "check",
+                "--against",
+                "HEAD",
+                "--server",
+                "--",
+                "sh",
+                &script,
+                "ok",
+            ])
+            .current_dir(&repo)
+            .env_remove("CI")
+            .output()
+            .unwrap()
+    };
+    let out = Command::new(BIN)
+        .args(["snapshot", "--server", "--", "sh", &script, "ok"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    git(&repo, &["add", "contracts/mcp-contract.lock"]);
+    git(&repo, &["commit", "-q", "-m", "lock"]);
+    let out = check();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+
+    // The committed contract has a tool the live server no longer publishes,
+    // and the working-tree lockfile is not what is checked.
+    let lock = repo.join("contracts/mcp-contract.lock");
+    let mut surface = mcp_contract::lockfile::read(&lock).unwrap();
+    surface.insert(mcp_contract::Tool::new("retired"));
+    std::fs::write(&lock, mcp_contract::lockfile::render(&surface)).unwrap();
+    git(&repo, &["commit", "-q", "-am", "baseline with retired"]);
+    let out = check();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("tool.removed") && stdout.contains("retired"),
+        "{stdout}"
+    );
+
+    // A server that cannot be driven is an error, not a pass.
+    let out = Command::new(BIN)
+        .args([
+            "check",
+            "--against",
+            "HEAD",
+            "--server",
+            "--timeout",
+            "0.5",
+            "--",
+            "sh",
+            &script,
+            "garbage",
+        ])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("| stub: starting up"));
+}

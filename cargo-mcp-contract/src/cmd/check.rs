@@ -9,6 +9,7 @@ use mcp_contract::migrations::Date;
 use mcp_contract::report::{check_human, check_json, gate, github, junit, markdown, sarif};
 use mcp_contract::{lockfile, Severity};
 
+use crate::cmd::live::{self, ServerArgs};
 use crate::output::{self, ColorChoice};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -60,9 +61,18 @@ pub struct Args {
     /// Colour the human report
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Use the live surface of the server command given after `--` as the candidate
+    #[arg(long, conflicts_with_all = ["package", "workspace", "manifest_path"])]
+    server: bool,
+    #[command(flatten)]
+    live: ServerArgs,
 }
 
 pub fn run(args: Args) -> u8 {
+    let live_candidate = match live_candidate(&args) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let lockfiles: Vec<PathBuf> = if args.package.is_some()
         || args.workspace
         || args.manifest_path.is_some()
@@ -97,7 +107,7 @@ pub fn run(args: Args) -> u8 {
         let prepared = repo::prepare(repo::RepoCheck {
             lockfile: path,
             against: args.against.as_deref(),
-            candidate: None,
+            candidate: live_candidate.clone(),
             fail_on,
             strict: args.strict,
             today: Date::today(),
@@ -138,5 +148,21 @@ pub fn run(args: Args) -> u8 {
         Status::Passed => output::OK,
         Status::Failed => output::FAILED,
         Status::Invalid => output::ERROR,
+    }
+}
+
+/// With `--server`, the surface the running server publishes.
+fn live_candidate(args: &Args) -> Result<Option<mcp_contract::Surface>, u8> {
+    if !args.server {
+        if !args.live.command.is_empty() {
+            eprintln!("error: a server command after `--` needs --server\n  help: `cargo mcp-contract check --server -- CMD`");
+            return Err(output::ERROR);
+        }
+        return Ok(None);
+    }
+    let cmd = args.live.server_command()?;
+    match mcp_contract_driver::capture(&cmd, &args.live.options()) {
+        Ok(c) => Ok(Some(c.surface)),
+        Err(e) => Err(live::driver_error(&e)),
     }
 }
