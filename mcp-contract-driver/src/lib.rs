@@ -23,6 +23,17 @@
 //! (`initialize`, `notifications/initialized`, `tools/list`, `tools/call`,
 //! answering `ping`) itself, with no async runtime.
 //!
+//! # Why no Streamable HTTP (`--url`) yet
+//!
+//! rmcp's HTTP client (`transport-streamable-http-client-reqwest`) brings
+//! reqwest, hyper, rustls and a tokio runtime into every build of the CLI —
+//! a large share of the CI budget on two cores — and its typed results drop
+//! unmodelled fields exactly as described above, so it could not be used for
+//! capture anyway. A raw client needs HTTP/1.1 POST, server-sent-event
+//! parsing, `Mcp-Session-Id` handling and TLS, which std does not have. Stdio
+//! covers every server started by a command, including the HTTP servers that
+//! can also run on stdio.
+//!
 //! The child is always killed and reaped: on success, on every error, on
 //! timeout, and (on Unix) when the driving process is interrupted.
 
