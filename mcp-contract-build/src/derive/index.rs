@@ -1,0 +1,429 @@
+//! `TypeIndex`: every struct, enum, type alias, const and fn of a crate, by
+//! module, with the `use` declarations needed to resolve a path written in
+//! any module (`use`, globs, `self::`, `super::`, `crate::`, inline `mod`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::files::ModuleFile;
+
+/// Where an item lives: file index, then the indices through nested inline
+/// `mod { .. }` blocks down to the item itself.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct ItemLoc {
+    pub file: usize,
+    pub path: Vec<usize>,
+    pub module: Vec<String>,
+}
+
+/// What a path names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// An item of this crate.
+    Local(ItemLoc),
+    /// A path into another crate (or the prelude when it has one segment).
+    External(Vec<String>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ns {
+    Type,
+    Value,
+}
+
+#[derive(Default)]
+struct Scope {
+    file: usize,
+    types: HashMap<String, ItemLoc>,
+    values: HashMap<String, ItemLoc>,
+    children: HashSet<String>,
+    uses: Vec<(String, Vec<String>)>,
+    globs: Vec<Vec<String>>,
+}
+
+/// Every type-like item of a crate with its module path, file and line.
+pub struct TypeIndex {
+    files: Vec<ModuleFile>,
+    scopes: HashMap<Vec<String>, Scope>,
+    impls: Vec<ItemLoc>,
+}
+
+const MAX_DEPTH: usize = 24;
+
+impl TypeIndex {
+    /// Indexes `files`: (display path relative to the package root, parsed
+    /// file, module path such as `["tools", "search"]`). Inline `mod x { .. }`
+    /// items are walked too.
+    pub fn new(files: Vec<ModuleFile>) -> Self {
+        let mut index = TypeIndex {
+            files,
+            scopes: HashMap::new(),
+            impls: Vec::new(),
+        };
+        for f in 0..index.files.len() {
+            let module = index.files[f].2.clone();
+            if let Some((last, parent)) = module.split_last() {
+                index
+                    .scopes
+                    .entry(parent.to_vec())
+                    .or_default()
+                    .children
+                    .insert(last.clone());
+            }
+            let mut collected = Collected::default();
+            collect(&index.files[f].1.items, f, &[], &module, &mut collected);
+            index.absorb(collected);
+        }
+        index
+    }
+
+    fn absorb(&mut self, c: Collected) {
+        for (module, file) in c.scopes {
+            self.scopes.entry(module).or_default().file = file;
+        }
+        for (module, name) in c.children {
+            self.scopes.entry(module).or_default().children.insert(name);
+        }
+        for (module, name, loc, ns) in c.items {
+            let scope = self.scopes.entry(module).or_default();
+            match ns {
+                Ns::Type => scope.types.insert(name, loc),
+                Ns::Value => scope.values.insert(name, loc),
+            };
+        }
+        for (module, name, path) in c.uses {
+            self.scopes
+                .entry(module)
+                .or_default()
+                .uses
+                .push((name, path));
+        }
+        for (module, path) in c.globs {
+            self.scopes.entry(module).or_default().globs.push(path);
+        }
+        self.impls.extend(c.impls);
+    }
+
+    /// The files this index was built from, in the order given.
+    pub fn files(&self) -> &[ModuleFile] {
+        &self.files
+    }
+
+    /// The file (relative to the package root) that holds `module`.
+    pub fn module_file(&self, module: &[String]) -> Option<&Path> {
+        let scope = self.scopes.get(module)?;
+        Some(self.files[scope.file].0.as_path())
+    }
+
+    /// Number of structs, enums and type aliases indexed.
+    pub fn type_count(&self) -> usize {
+        self.scopes.values().map(|s| s.types.len()).sum()
+    }
+
+    pub(crate) fn file_of(&self, loc: &ItemLoc) -> &Path {
+        self.files[loc.file].0.as_path()
+    }
+
+    pub(crate) fn item(&self, loc: &ItemLoc) -> &syn::Item {
+        let mut items: &[syn::Item] = &self.files[loc.file].1.items;
+        let (last, inner) = loc.path.split_last().expect("an item path is never empty");
+        for &i in inner {
+            match &items[i] {
+                syn::Item::Mod(m) => items = &m.content.as_ref().expect("inline module").1,
+                _ => unreachable!("item paths only go through inline modules"),
+            }
+        }
+        &items[*last]
+    }
+
+    /// Every `impl Trait for X` in the crate where the trait's last segment is `trait_name`
+    /// and `X` resolves to `target`.
+    pub(crate) fn trait_impl(&self, target: &ItemLoc, trait_name: &str) -> Option<&syn::ItemImpl> {
+        self.impls.iter().find_map(|loc| {
+            let syn::Item::Impl(imp) = self.item(loc) else {
+                return None;
+            };
+            let (_, tr, _) = imp.trait_.as_ref()?;
+            if tr.segments.last()?.ident != trait_name {
+                return None;
+            }
+            let syn::Type::Path(tp) = imp.self_ty.as_ref() else {
+                return None;
+            };
+            let segs: Vec<String> = tp
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            match self.resolve(&loc.module, &segs, Ns::Type) {
+                Some(Target::Local(l)) if &l == target => Some(imp),
+                _ => None,
+            }
+        })
+    }
+
+    /// `impl X { fn name() -> .. }`: a zero-argument inherent function of `target`.
+    pub(crate) fn inherent_fn(&self, target: &ItemLoc, name: &str) -> Option<&syn::ImplItemFn> {
+        self.impls.iter().find_map(|loc| {
+            let syn::Item::Impl(imp) = self.item(loc) else {
+                return None;
+            };
+            if imp.trait_.is_some() {
+                return None;
+            }
+            let syn::Type::Path(tp) = imp.self_ty.as_ref() else {
+                return None;
+            };
+            let segs: Vec<String> = tp
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            match self.resolve(&loc.module, &segs, Ns::Type) {
+                Some(Target::Local(l)) if &l == target => imp.items.iter().find_map(|i| match i {
+                    syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
+                        Some(f)
+                    }
+                    _ => None,
+                }),
+                _ => None,
+            }
+        })
+    }
+
+    /// Resolves `segs` written in `module`.
+    pub(crate) fn resolve(&self, module: &[String], segs: &[String], ns: Ns) -> Option<Target> {
+        self.resolve_at(module, segs, ns, 0)
+    }
+
+    fn resolve_at(
+        &self,
+        module: &[String],
+        segs: &[String],
+        ns: Ns,
+        depth: usize,
+    ) -> Option<Target> {
+        if depth > MAX_DEPTH || segs.is_empty() {
+            return None;
+        }
+        let first = segs[0].as_str();
+        match first {
+            "crate" => self.lookup_in(&[], &segs[1..], ns, depth + 1),
+            "self" => self.lookup_in(module, &segs[1..], ns, depth + 1),
+            "super" => {
+                let mut m = module.to_vec();
+                let mut i = 0;
+                while i < segs.len() && segs[i] == "super" {
+                    m.pop()?;
+                    i += 1;
+                }
+                self.lookup_in(&m, &segs[i..], ns, depth + 1)
+            }
+            _ => {
+                if segs.len() == 1 {
+                    return self
+                        .lookup_name(module, first, ns, depth + 1)
+                        .or_else(|| Some(Target::External(segs.to_vec())));
+                }
+                let scope = self.scopes.get(module);
+                if scope.is_some_and(|s| s.children.contains(first)) {
+                    let mut m = module.to_vec();
+                    m.push(first.to_string());
+                    return self.lookup_in(&m, &segs[1..], ns, depth + 1);
+                }
+                if let Some(scope) = scope {
+                    for (name, path) in &scope.uses {
+                        if name == first {
+                            let mut full = path.clone();
+                            full.extend_from_slice(&segs[1..]);
+                            // A `use` path is resolved from the module it is written in.
+                            return self.resolve_at(module, &full, ns, depth + 1);
+                        }
+                    }
+                    for glob in &scope.globs {
+                        let mut full = glob.clone();
+                        full.extend_from_slice(segs);
+                        if let Some(t @ Target::Local(_)) =
+                            self.resolve_at(module, &full, ns, depth + 1)
+                        {
+                            return Some(t);
+                        }
+                    }
+                }
+                Some(Target::External(segs.to_vec()))
+            }
+        }
+    }
+
+    /// A path relative to `module` (no prelude, no extern crates).
+    fn lookup_in(
+        &self,
+        module: &[String],
+        rest: &[String],
+        ns: Ns,
+        depth: usize,
+    ) -> Option<Target> {
+        if depth > MAX_DEPTH || rest.is_empty() {
+            return None;
+        }
+        if rest.len() == 1 {
+            return self.lookup_name(module, &rest[0], ns, depth + 1);
+        }
+        let scope = self.scopes.get(module)?;
+        if scope.children.contains(&rest[0]) {
+            let mut m = module.to_vec();
+            m.push(rest[0].clone());
+            return self.lookup_in(&m, &rest[1..], ns, depth + 1);
+        }
+        for (name, path) in &scope.uses {
+            if *name == rest[0] {
+                let mut full = path.clone();
+                full.extend_from_slice(&rest[1..]);
+                return self.resolve_at(module, &full, ns, depth + 1);
+            }
+        }
+        None
+    }
+
+    fn lookup_name(&self, module: &[String], name: &str, ns: Ns, depth: usize) -> Option<Target> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let scope = self.scopes.get(module)?;
+        let own = match ns {
+            Ns::Type => scope.types.get(name),
+            Ns::Value => scope.values.get(name),
+        };
+        if let Some(loc) = own {
+            return Some(Target::Local(loc.clone()));
+        }
+        for (alias, path) in &scope.uses {
+            if alias == name {
+                if let Some(t) = self.resolve_at(module, path, ns, depth + 1) {
+                    return Some(t);
+                }
+            }
+        }
+        for glob in &scope.globs {
+            let mut full = glob.clone();
+            full.push(name.to_string());
+            match self.resolve_at(module, &full, ns, depth + 1) {
+                Some(t @ Target::Local(_)) => return Some(t),
+                Some(Target::External(p)) if super::builtin::is_known_external(&p) => {
+                    return Some(Target::External(p))
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+#[derive(Default)]
+struct Collected {
+    scopes: Vec<(Vec<String>, usize)>,
+    children: Vec<(Vec<String>, String)>,
+    items: Vec<(Vec<String>, String, ItemLoc, Ns)>,
+    uses: Vec<(Vec<String>, String, Vec<String>)>,
+    globs: Vec<(Vec<String>, Vec<String>)>,
+    impls: Vec<ItemLoc>,
+}
+
+fn unraw(ident: &syn::Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#").map(str::to_string).unwrap_or(s)
+}
+
+fn collect(
+    items: &[syn::Item],
+    file: usize,
+    prefix: &[usize],
+    module: &[String],
+    out: &mut Collected,
+) {
+    out.scopes.push((module.to_vec(), file));
+    for (i, item) in items.iter().enumerate() {
+        let mut path = prefix.to_vec();
+        path.push(i);
+        let loc = ItemLoc {
+            file,
+            path: path.clone(),
+            module: module.to_vec(),
+        };
+        let mut add = |name: &syn::Ident, ns: Ns| {
+            out.items
+                .push((module.to_vec(), unraw(name), loc.clone(), ns));
+        };
+        match item {
+            syn::Item::Struct(s) => {
+                add(&s.ident, Ns::Type);
+                if matches!(s.fields, syn::Fields::Unit | syn::Fields::Unnamed(_)) {
+                    add(&s.ident, Ns::Value);
+                }
+            }
+            syn::Item::Enum(e) => add(&e.ident, Ns::Type),
+            syn::Item::Type(t) => add(&t.ident, Ns::Type),
+            syn::Item::Const(c) => add(&c.ident, Ns::Value),
+            syn::Item::Static(s) => add(&s.ident, Ns::Value),
+            syn::Item::Fn(f) => add(&f.sig.ident, Ns::Value),
+            syn::Item::Impl(_) => out.impls.push(loc),
+            syn::Item::Use(u) => flatten_use(&u.tree, &[], module, out),
+            syn::Item::Mod(m) => {
+                let name = unraw(&m.ident);
+                out.children.push((module.to_vec(), name.clone()));
+                if let Some((_, body)) = &m.content {
+                    let mut child = module.to_vec();
+                    child.push(name);
+                    collect(body, file, &path, &child, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn flatten_use(tree: &syn::UseTree, prefix: &[String], module: &[String], out: &mut Collected) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            let mut next = prefix.to_vec();
+            next.push(unraw(&p.ident));
+            flatten_use(&p.tree, &next, module, out);
+        }
+        syn::UseTree::Name(n) => {
+            let name = unraw(&n.ident);
+            if name == "self" {
+                if let Some(last) = prefix.last() {
+                    out.uses
+                        .push((module.to_vec(), last.clone(), prefix.to_vec()));
+                }
+            } else {
+                let mut path = prefix.to_vec();
+                path.push(name.clone());
+                out.uses.push((module.to_vec(), name, path));
+            }
+        }
+        syn::UseTree::Rename(r) => {
+            let alias = unraw(&r.rename);
+            if alias == "_" {
+                return;
+            }
+            let name = unraw(&r.ident);
+            let path = if name == "self" {
+                prefix.to_vec()
+            } else {
+                let mut p = prefix.to_vec();
+                p.push(name);
+                p
+            };
+            out.uses.push((module.to_vec(), alias, path));
+        }
+        syn::UseTree::Glob(_) => out.globs.push((module.to_vec(), prefix.to_vec())),
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                flatten_use(t, prefix, module, out);
+            }
+        }
+    }
+}

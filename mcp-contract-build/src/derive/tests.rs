@@ -1,0 +1,263 @@
+//! Unit tests of the derive engine's public entry points, mostly the error
+//! path: every failure names the type, the file and the line, and says how
+//! to get out.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::*;
+
+fn index_of(source: &str) -> TypeIndex {
+    let file = syn::parse_file(source).expect("test source parses");
+    TypeIndex::new(vec![(PathBuf::from("src/lib.rs"), file, Vec::new())])
+}
+
+fn ty(s: &str) -> syn::Type {
+    syn::parse_str(s).expect("a type")
+}
+
+#[test]
+fn unknown_type_names_type_file_line_and_escape_hatch() {
+    let ix = index_of(
+        "use serde::Deserialize;\n\
+         #[derive(Deserialize)]\n\
+         pub struct Args {\n\
+             pub name: String,\n\
+             pub gadget: Frobnicator,\n\
+         }\n",
+    );
+    let err = input_schema_for(&ix, &ty("Args"), &[]).unwrap_err();
+    assert_eq!(err.type_name, "Frobnicator");
+    assert_eq!(err.file, Path::new("src/lib.rs"));
+    assert_eq!(err.line, 5);
+    assert!(err.message.contains("Frobnicator"), "{}", err.message);
+    assert!(
+        err.help.contains("#[mcp_contract(schema = "),
+        "{}",
+        err.help
+    );
+    assert!(err.help.contains("#[schemars(with = "), "{}", err.help);
+    let shown = err.to_string();
+    assert!(
+        shown.starts_with("src/lib.rs:5: cannot derive a schema for `Frobnicator`: "),
+        "{shown}"
+    );
+    assert!(shown.contains("\n  help: "), "{shown}");
+}
+
+#[test]
+fn unknown_foreign_type_is_an_error_not_an_empty_schema() {
+    let ix = index_of(
+        "pub struct Args {\n\
+             pub started: std::time::Instant,\n\
+         }\n",
+    );
+    let err = schema_for(&ix, &ty("Args"), &[]).unwrap_err();
+    assert_eq!(err.type_name, "std::time::Instant");
+    assert_eq!(err.line, 2);
+    assert!(
+        err.message.contains("std::time::Instant"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn unknown_root_type_points_at_the_root() {
+    let ix = index_of("pub struct Args { pub a: u8 }\n");
+    let err = schema_for(&ix, &ty("Missing"), &[]).unwrap_err();
+    assert_eq!(err.type_name, "Missing");
+    assert_eq!(err.file, Path::new("src/lib.rs"));
+}
+
+#[test]
+fn override_attribute_is_used_verbatim() {
+    let ix = index_of(
+        "pub struct Args {\n\
+             /// Ignored: the override is verbatim.\n\
+             #[mcp_contract(schema = r#\"{\"type\": \"string\", \"format\": \"duration\"}\"#)]\n\
+             pub wait: humantime::Duration,\n\
+             pub maybe: Option<u8>,\n\
+         }\n",
+    );
+    let schema = input_schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(
+        schema["properties"]["wait"],
+        json!({"type": "string", "format": "duration"})
+    );
+    assert_eq!(schema["required"], json!(["wait"]));
+}
+
+#[test]
+fn invalid_override_json_is_reported_with_its_line() {
+    let ix = index_of(
+        "pub struct Args {\n\
+             #[mcp_contract(schema = \"{not json\")]\n\
+             pub wait: u8,\n\
+         }\n",
+    );
+    let err = schema_for(&ix, &ty("Args"), &[]).unwrap_err();
+    assert!(err.message.contains("not valid JSON"), "{}", err.message);
+    assert_eq!(err.line, 2);
+}
+
+#[test]
+fn schemars_with_resolves_the_named_type() {
+    let ix = index_of(
+        "pub struct Args {\n\
+             #[schemars(with = \"String\")]\n\
+             pub started: std::time::Instant,\n\
+         }\n",
+    );
+    let schema = schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(schema["properties"]["started"], json!({"type": "string"}));
+}
+
+#[test]
+fn schema_with_function_is_an_error() {
+    let ix = index_of(
+        "pub struct Args {\n\
+             #[schemars(schema_with = \"make_schema\")]\n\
+             pub x: u8,\n\
+         }\n",
+    );
+    let err = schema_for(&ix, &ty("Args"), &[]).unwrap_err();
+    assert!(err.message.contains("schema_with"), "{}", err.message);
+    assert_eq!(err.line, 2);
+    assert!(
+        err.help.contains("#[mcp_contract(schema = "),
+        "{}",
+        err.help
+    );
+}
+
+#[test]
+fn uncomputable_default_is_an_error() {
+    let ix = index_of(
+        "#[derive(serde::Serialize)]\n\
+         pub struct Args {\n\
+             #[serde(default = \"from_env\")]\n\
+             pub limit: u32,\n\
+         }\n\
+         fn from_env() -> u32 { std::env::var(\"N\").unwrap().parse().unwrap() }\n",
+    );
+    let err = schema_for(&ix, &ty("Args"), &[]).unwrap_err();
+    assert!(err.message.contains("cannot compute"), "{}", err.message);
+    assert_eq!(err.file, Path::new("src/lib.rs"));
+    assert!(err.line == 3 || err.line == 6, "line {}", err.line);
+}
+
+#[test]
+fn enum_arguments_are_refused_as_input_schema() {
+    let ix = index_of("pub enum Args { A, B }\n");
+    let err = input_schema_for(&ix, &ty("Args"), &[]).unwrap_err();
+    assert!(err.message.contains("\"object\""), "{}", err.message);
+    // The plain schema is still available.
+    let schema = schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(schema["enum"], json!(["A", "B"]));
+}
+
+#[test]
+fn types_resolve_across_modules_and_aliases() {
+    let ix = index_of(
+        "mod a {\n\
+             pub mod b { pub struct Leaf { pub v: super::Id } }\n\
+             pub type Id = u64;\n\
+         }\n\
+         use a::b::Leaf as Renamed;\n\
+         pub struct Args { pub leaf: Renamed, pub other: crate::a::b::Leaf }\n",
+    );
+    let schema = input_schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(
+        schema["properties"]["leaf"],
+        json!({"$ref": "#/$defs/Leaf"})
+    );
+    assert_eq!(
+        schema["properties"]["other"],
+        json!({"$ref": "#/$defs/Leaf"})
+    );
+    assert_eq!(
+        schema["$defs"]["Leaf"]["properties"]["v"],
+        json!({"type": "integer", "format": "uint64", "minimum": 0})
+    );
+}
+
+fn temp_crate(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("mcp-derive-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    root
+}
+
+#[test]
+fn module_files_follows_the_module_tree() {
+    let root = temp_crate(
+        "tree",
+        &[
+            (
+                "src/lib.rs",
+                "mod tools;\n#[path = \"odd/place.rs\"]\nmod moved;\n#[cfg(test)]\nmod absent;\n",
+            ),
+            (
+                "src/tools/mod.rs",
+                "pub mod search;\nmod inline { mod deep; }\n",
+            ),
+            ("src/tools/search.rs", "pub struct Args { pub q: String }\n"),
+            ("src/tools/inline/deep.rs", "pub struct Deep;\n"),
+            ("src/odd/place.rs", "pub struct Moved;\n"),
+        ],
+    );
+    let files = module_files(&root, Path::new("src/lib.rs")).unwrap();
+    let mut seen: Vec<(String, String)> = files
+        .iter()
+        .map(|(p, _, m)| (p.display().to_string(), m.join("::")))
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        vec![
+            ("src/lib.rs".to_string(), String::new()),
+            ("src/odd/place.rs".to_string(), "moved".to_string()),
+            (
+                "src/tools/inline/deep.rs".to_string(),
+                "tools::inline::deep".to_string()
+            ),
+            ("src/tools/mod.rs".to_string(), "tools".to_string()),
+            (
+                "src/tools/search.rs".to_string(),
+                "tools::search".to_string()
+            ),
+        ]
+    );
+    let ix = TypeIndex::new(files);
+    let schema = input_schema_for(&ix, &ty("search::Args"), &["tools".to_string()]).unwrap();
+    assert_eq!(schema["required"], json!(["q"]));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn missing_module_file_is_an_error_at_the_declaration() {
+    let root = temp_crate("missing", &[("src/lib.rs", "\n\nmod gone;\n")]);
+    let err = module_files(&root, Path::new("src/lib.rs")).unwrap_err();
+    assert_eq!(err.file, Path::new("src/lib.rs"));
+    assert_eq!(err.line, 3);
+    assert_eq!(err.type_name, "crate::gone");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn syntax_error_is_reported_with_its_line() {
+    let root = temp_crate(
+        "syntax",
+        &[("src/lib.rs", "pub struct A {\n  x: u8,\n  y: ,\n}\n")],
+    );
+    let err = module_files(&root, Path::new("src/lib.rs")).unwrap_err();
+    assert_eq!(err.line, 3);
+    assert!(err.message.contains("cannot parse"), "{}", err.message);
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -1,0 +1,205 @@
+//! Schema parity: every fixture type's schema derived from its *source* by
+//! `mcp_contract_build::derive` must equal, after canonicalization, what
+//! rmcp publishes for the *compiled* type through schemars:
+//! - `inputSchema`: `rmcp::handler::server::common::schema_for_input::<Parameters<T>>()`
+//! - `outputSchema`: `rmcp::handler::server::tool::schema_for_output::<T>()`
+//! - and the plain root schema `SchemaSettings::draft2020_12()` gives for `T`.
+//!
+//! The fixtures (`tests/parity/fixtures.rs` and the module it declares) are
+//! compiled into this test and parsed with syn from the same files.
+
+#[path = "parity/fixtures.rs"]
+mod fixtures;
+
+use std::path::Path;
+
+use mcp_contract::canonical::{canonicalize, to_canonical_string};
+use mcp_contract_build::derive::{
+    input_schema_for, module_files, output_schema_for, schema_for, TypeIndex,
+};
+use rmcp::handler::server::wrapper::Parameters;
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::Value;
+
+type Expected = fn() -> Result<Value, String>;
+
+struct Case {
+    name: &'static str,
+    raw: Expected,
+    input: Expected,
+    output: Expected,
+}
+
+fn raw<T: JsonSchema>() -> Result<Value, String> {
+    let schema = SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    Ok(serde_json::to_value(schema).expect("a schema serializes"))
+}
+
+fn input<T: JsonSchema + 'static>() -> Result<Value, String> {
+    rmcp::handler::server::common::schema_for_input::<Parameters<T>>()
+        .map(|o| Value::Object((*o).clone()))
+}
+
+fn output<T: JsonSchema + 'static>() -> Result<Value, String> {
+    Ok(Value::Object(
+        (*rmcp::handler::server::tool::schema_for_output::<T>()).clone(),
+    ))
+}
+
+macro_rules! cases {
+    ($($($seg:ident)::+),* $(,)?) => {
+        vec![$(Case {
+            name: stringify!($($seg)::+),
+            raw: raw::<fixtures::$($seg)::+>,
+            input: input::<fixtures::$($seg)::+>,
+            output: output::<fixtures::$($seg)::+>,
+        }),*]
+    };
+}
+
+fn all_cases() -> Vec<Case> {
+    cases![
+        Basic,
+        Integers,
+        Inner,
+        Optionals,
+        Defaults,
+        InnerWithDefault,
+        ContainerDefault,
+        ManualDefault,
+        PathDefault,
+        RenameAllCamel,
+        RenamePascal,
+        RenameKebab,
+        RenameScreaming,
+        RenameScreamingKebab,
+        RenameSerDe,
+        CaseStyles,
+        Skips,
+        Strict,
+        Flattened,
+        FlattenedStrictEnum,
+        Shape,
+        ExternalEnumArgs,
+        Action,
+        InternalEnumArgs,
+        Event,
+        AdjacentEnumArgs,
+        Target,
+        UntaggedEnumArgs,
+        UnitEnumArgs,
+        Color,
+        DocComments,
+        Validated,
+        Collections,
+        Tuples,
+        Point,
+        JsonValues,
+        Foreign,
+        Node,
+        MutualRecursion,
+        Aliases,
+        Generic,
+        ModulePaths,
+        Wrappers,
+        UserId,
+        Meters,
+        Deprecations,
+        Metadata,
+        WithAttrs,
+        Command,
+        RenameVariants,
+        Nested,
+        MapKeys,
+        FromInto,
+        Report,
+        Status,
+        Results,
+        SerializeDefaults,
+        NamingAndInlining,
+        Empty,
+        Sentinels,
+        InternalVariants,
+        more::Settings,
+        more::Priority,
+    ]
+}
+
+fn index() -> TypeIndex {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let files = module_files(&tests, Path::new("parity/fixtures.rs")).expect("fixture files parse");
+    TypeIndex::new(files)
+}
+
+#[test]
+fn source_derived_schemas_equal_rmcp_published_schemas() {
+    let index = index();
+    let cases = all_cases();
+    let mut compared = 0;
+    let mut mismatches = Vec::new();
+    for case in &cases {
+        let ty: syn::Type = syn::parse_str(case.name).expect("a fixture name is a type");
+        let modes: [(&str, Expected, Result<Value, String>); 3] = [
+            (
+                "schema_for",
+                case.raw,
+                schema_for(&index, &ty, &[]).map_err(|e| e.to_string()),
+            ),
+            (
+                "inputSchema",
+                case.input,
+                input_schema_for(&index, &ty, &[]).map_err(|e| e.to_string()),
+            ),
+            (
+                "outputSchema",
+                case.output,
+                output_schema_for(&index, &ty, &[]).map_err(|e| e.to_string()),
+            ),
+        ];
+        for (mode, expected, derived) in modes {
+            compared += 1;
+            let expected = expected();
+            let same = match (&expected, &derived) {
+                (Ok(e), Ok(d)) => canonicalize(e) == canonicalize(d),
+                // rmcp refuses a non-object input schema; so must we.
+                (Err(_), Err(_)) => true,
+                _ => false,
+            };
+            if !same {
+                let show = |r: &Result<Value, String>| match r {
+                    Ok(v) => to_canonical_string(&canonicalize(v)),
+                    Err(e) => format!("error: {e}\n"),
+                };
+                mismatches.push(format!(
+                    "--- {} ({mode}) schemars/rmcp:\n{}--- derived from source:\n{}",
+                    case.name,
+                    show(&expected),
+                    show(&derived)
+                ));
+            }
+        }
+    }
+    let failed_types: std::collections::BTreeSet<&str> = mismatches
+        .iter()
+        .filter_map(|m| m.strip_prefix("--- ").and_then(|s| s.split(' ').next()))
+        .collect();
+    println!(
+        "schema parity: {}/{} fixture types identical in all 3 forms ({} schemas compared, {} differ)",
+        cases.len() - failed_types.len(),
+        cases.len(),
+        compared,
+        mismatches.len()
+    );
+    assert!(
+        cases.len() >= 40,
+        "the parity fixture set must hold at least 40 types"
+    );
+    assert!(
+        mismatches.is_empty(),
+        "schema mismatches:\n{}",
+        mismatches.join("\n")
+    );
+}
