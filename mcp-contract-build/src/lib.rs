@@ -1,7 +1,33 @@
 //! `mcp-contract-build`: used from `build.rs`. During `cargo build` it finds
-//! every tool annotated with `#[mcp_contract::tool]` in the package's
-//! sources, derives each tool's input and output JSON Schema from the Rust
-//! types, and keeps `contracts/mcp-contract.lock` current (writing only when
-//! its content changed; never writing in CI or locked mode).
+//! every argument struct annotated with `#[mcp_contract::tool]` in the
+//! package's sources (following the module tree from `src/lib.rs` /
+//! `src/main.rs`), derives each tool's input and output JSON Schema from the
+//! Rust types, and keeps `contracts/mcp-contract.lock` current: written only
+//! when its content changed, never in CI or locked mode (there a stale
+//! lockfile fails the build with the command that fixes it). It also writes
+//! each tool's published definition to `OUT_DIR`, where the macro embeds it:
+//! the schema the server publishes is the locked one.
+//!
+//! ```no_run
+//! // build.rs: `fn main() { mcp_contract_build::snapshot() }`
+//! mcp_contract_build::snapshot();
+//! ```
 
+pub mod builder;
 pub mod derive;
+pub mod discover;
+pub mod error;
+pub mod mode;
+pub mod outputs;
+pub mod surface;
+
+pub use builder::{Builder, Snapshot};
+pub use error::Error;
+pub use mode::Mode;
+pub use outputs::LockOutcome;
+
+/// Snapshots the package's tools with every default (see [`Builder`]); on
+/// failure prints the error and fails the build.
+pub fn snapshot() {
+    Builder::new().run();
+}

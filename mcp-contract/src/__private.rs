@@ -47,6 +47,20 @@ pub trait LockedTool {
     {
         rmcp::handler::server::router::tool::ToolRoute::new(Self::rmcp_tool(), handler)
     }
+
+    /// The tool's structured result (`structuredContent`, plus the same JSON
+    /// as text for older clients). Typed by [`Self::Output`], so a handler
+    /// cannot return another shape than the one the output schema locks.
+    #[cfg(feature = "rmcp")]
+    fn structured(output: &Self::Output) -> Result<rmcp::model::CallToolResult, rmcp::ErrorData>
+    where
+        Self::Output: serde::Serialize,
+    {
+        let value = serde_json::to_value(output).map_err(|e| {
+            rmcp::ErrorData::internal_error(format!("cannot serialize the result: {e}"), None)
+        })?;
+        Ok(rmcp::model::CallToolResult::structured(value))
+    }
 }
 
 /// Parses an embedded entry. The text was written by the build step from the

@@ -267,7 +267,10 @@ mod tests {
         )
         .unwrap_err();
         let all: Vec<String> = e.into_iter().map(|e| e.to_string()).collect();
-        assert!(all.iter().any(|m| m.starts_with("missing `name")), "{all:?}");
+        assert!(
+            all.iter().any(|m| m.starts_with("missing `name")),
+            "{all:?}"
+        );
         assert!(all.contains(&"version must be 1 or more".to_string()));
         assert!(all.contains(&"reserved name `a` is still a field".to_string()));
         assert!(all.contains(&"alias `a` is already a field name".to_string()));

@@ -1,0 +1,225 @@
+//! [`Builder`]: the build step's configuration and its one operation,
+//! [`Builder::generate`]. Defaults come from the variables cargo sets for
+//! build scripts (`CARGO_MANIFEST_DIR`, `OUT_DIR`, `CARGO_PKG_NAME`,
+//! `CARGO_PKG_VERSION`, `CI`, `MCP_CONTRACT_LOCKED`), so `build.rs` is one line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use mcp_contract::{lockfile, Surface};
+
+use crate::derive::{module_files, TypeIndex};
+use crate::discover::find_tools;
+use crate::error::Error;
+use crate::mode::{decide, Decision, Mode};
+use crate::outputs::{self, LockOutcome};
+use crate::surface::add_tools;
+
+/// Configures and runs the snapshot (cbindgen style):
+///
+/// ```no_run
+/// // in build.rs's `main`:
+/// mcp_contract_build::Builder::new()
+///     .lockfile("contracts/mcp-contract.lock")
+///     .run();
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    manifest_dir: Option<PathBuf>,
+    crate_roots: Vec<PathBuf>,
+    lockfile: Option<PathBuf>,
+    out_dir: Option<PathBuf>,
+    package: Option<String>,
+    mode: Option<Mode>,
+    quiet: bool,
+}
+
+/// The result of a successful [`Builder::generate`].
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Every tool found, as locked and published.
+    pub surface: Surface,
+    /// The lockfile (absolute path).
+    pub lockfile: PathBuf,
+    pub outcome: LockOutcome,
+    pub mode: Mode,
+    /// Every source file read (absolute paths).
+    pub sources: Vec<PathBuf>,
+}
+
+impl Builder {
+    /// A builder with every setting taken from the build-script environment.
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    /// The package root (default: `CARGO_MANIFEST_DIR`).
+    pub fn manifest_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.manifest_dir = Some(dir.into());
+        self
+    }
+
+    /// A crate root file to walk, relative to the package root; repeatable
+    /// (default: `src/lib.rs` and `src/main.rs`, those that exist).
+    pub fn crate_root(mut self, file: impl Into<PathBuf>) -> Self {
+        self.crate_roots.push(file.into());
+        self
+    }
+
+    /// The lockfile, relative to the package root (default: `contracts/mcp-contract.lock`).
+    pub fn lockfile(mut self, path: impl Into<PathBuf>) -> Self {
+        self.lockfile = Some(path.into());
+        self
+    }
+
+    /// Where the per-tool entries the macro embeds are written (default: `OUT_DIR`;
+    /// none are written when neither is set).
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The package name used in the fix command (default: `CARGO_PKG_NAME`).
+    pub fn package(mut self, name: impl Into<String>) -> Self {
+        self.package = Some(name.into());
+        self
+    }
+
+    /// Verify only: never write the lockfile, fail when it is missing or stale.
+    pub fn verify(self) -> Self {
+        self.mode(Mode::Verify)
+    }
+
+    /// Overrides the mode otherwise decided from `CI`, `MCP_CONTRACT_LOCKED` and
+    /// where the package is (see [`crate::mode::decide`]).
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// Prints no `cargo:` directives (for use outside build scripts).
+    pub fn quiet(mut self) -> Self {
+        self.quiet = true;
+        self
+    }
+
+    /// Runs the snapshot from `build.rs`: on failure prints the error (file,
+    /// line, fix) and exits with status 1, which fails the build.
+    pub fn run(&self) {
+        if let Err(e) = self.generate() {
+            eprintln!("error: mcp-contract: {e}");
+            std::process::exit(1);
+        }
+    }
+
+    /// Finds every tool, derives its schemas, writes the `OUT_DIR` entries and
+    /// (per the mode) writes or verifies the lockfile, then prints the
+    /// `cargo:` directives unless [`quiet`](Self::quiet).
+    pub fn generate(&self) -> Result<Snapshot, Error> {
+        let manifest_dir = self.resolve_manifest_dir()?;
+        let package = self
+            .package
+            .clone()
+            .or_else(|| env("CARGO_PKG_NAME"))
+            .unwrap_or_else(|| dir_name(&manifest_dir));
+        let version = env("CARGO_PKG_VERSION").unwrap_or_default();
+        let mut decision = decide(env, &manifest_dir, &package, &version);
+        if let Some(mode) = self.mode {
+            decision = Decision {
+                mode,
+                reason: "the build script asked for it",
+            };
+        }
+        let shown = self
+            .lockfile
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(lockfile::DEFAULT_PATH));
+        let lock_path = manifest_dir.join(&shown);
+        let roots = self.crate_roots(&manifest_dir)?;
+
+        let mut surface = Surface::new();
+        let mut seen = BTreeMap::new();
+        let mut sources: Vec<PathBuf> = Vec::new();
+        for root in &roots {
+            let files = module_files(&manifest_dir, root)?;
+            for (path, _, _) in &files {
+                let abs = manifest_dir.join(path);
+                if !sources.contains(&abs) {
+                    sources.push(abs);
+                }
+            }
+            let tools = find_tools(&files)?;
+            let index = TypeIndex::new(files);
+            add_tools(&mut surface, &mut seen, &index, &tools)?;
+        }
+
+        if !self.quiet {
+            for line in outputs::rerun_directives(&sources, &lock_path) {
+                println!("{line}");
+            }
+        }
+        let out_dir = self
+            .out_dir
+            .clone()
+            .or_else(|| env("OUT_DIR").map(PathBuf::from));
+        if let Some(out_dir) = &out_dir {
+            outputs::write_entries(&surface, out_dir)?;
+        }
+        let outcome = outputs::sync_lockfile(&surface, &lock_path, &shown, &decision, &package)?;
+        if let LockOutcome::Written(_) = outcome {
+            outputs::settle_mtime(&lock_path, out_dir.as_deref());
+        }
+        if let (LockOutcome::Written(changes), false) = (&outcome, self.quiet) {
+            println!(
+                "cargo:warning=mcp-contract: updated {} ({}); review and commit it",
+                shown.display(),
+                changes.join(", ")
+            );
+        }
+        Ok(Snapshot {
+            surface,
+            lockfile: lock_path,
+            outcome,
+            mode: decision.mode,
+            sources,
+        })
+    }
+
+    fn resolve_manifest_dir(&self) -> Result<PathBuf, Error> {
+        self.manifest_dir
+            .clone()
+            .or_else(|| env("CARGO_MANIFEST_DIR").map(PathBuf::from))
+            .ok_or_else(|| Error::Setup {
+                message: "CARGO_MANIFEST_DIR is not set: not running as a build script".into(),
+                help: "call mcp_contract_build::snapshot() from build.rs, or set Builder::manifest_dir".into(),
+            })
+    }
+
+    fn crate_roots(&self, manifest_dir: &Path) -> Result<Vec<PathBuf>, Error> {
+        if !self.crate_roots.is_empty() {
+            return Ok(self.crate_roots.clone());
+        }
+        let roots: Vec<PathBuf> = ["src/lib.rs", "src/main.rs"]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| manifest_dir.join(p).is_file())
+            .collect();
+        if roots.is_empty() {
+            return Err(Error::Setup {
+                message: format!("{}: no src/lib.rs or src/main.rs", manifest_dir.display()),
+                help: "name the crate root with Builder::crate_root(\"path/to/lib.rs\")".into(),
+            });
+        }
+        Ok(roots)
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn dir_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
