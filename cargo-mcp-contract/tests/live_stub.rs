@@ -427,3 +427,47 @@ fn check_gates_the_live_surface_against_git_history() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("| stub: starting up"));
 }
+
+#[test]
+fn contract_versions_are_not_published_so_the_lockfiles_are_kept() {
+    let dir = scratch("versions");
+    let lock = dir.join("mcp-contract.lock");
+    let script = stub_script();
+    let snapshot = [
+        "snapshot",
+        "--server",
+        "-o",
+        lock.to_str().unwrap(),
+        "--",
+        "sh",
+        &script,
+        "ok",
+    ];
+    assert_eq!(run(&snapshot).status.code(), Some(0));
+    let mut surface = mcp_contract::lockfile::read(&lock).unwrap();
+    let mut add = surface.get("add").unwrap().clone();
+    add.version = Some(2);
+    surface.insert(add);
+    std::fs::write(&lock, mcp_contract::lockfile::render(&surface)).unwrap();
+
+    let verify = [
+        "verify",
+        "--server",
+        "--lockfile",
+        lock.to_str().unwrap(),
+        "--",
+        "sh",
+        &script,
+        "ok",
+    ];
+    let out = run(&verify);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let out = run(&snapshot);
+    assert!(
+        text(&out.stderr).contains("is up to date"),
+        "{}",
+        text(&out.stderr)
+    );
+    let again = mcp_contract::lockfile::read(&lock).unwrap();
+    assert_eq!(again.get("add").unwrap().version, Some(2));
+}

@@ -48,6 +48,22 @@ pub fn capture(cmd: &ServerCommand, options: &Options) -> Result<Capture, Driver
     })
 }
 
+/// Fills in each live tool's contract major `version` from the lockfile.
+///
+/// The version is a build-time declaration: [`mcp_contract::Tool::to_published`]
+/// leaves it out, so servers do not publish it and a live capture cannot
+/// contradict it. Keeping the recorded one makes `snapshot --server` over an
+/// existing lockfile lose nothing, and `verify` compare what is published.
+/// A version the server does publish is kept as published.
+pub fn with_locked_versions(mut live: Surface, locked: &Surface) -> Surface {
+    for (name, tool) in live.tools.iter_mut() {
+        if tool.version.is_none() {
+            tool.version = locked.get(name).and_then(|t| t.version);
+        }
+    }
+    live
+}
+
 /// Builds a surface from published tool objects; errors point into the
 /// concatenated `tools` array of all pages.
 pub fn surface_from_tools(tools: &[Value], command: &str) -> Result<Surface, InputError> {
@@ -71,6 +87,26 @@ mod tests {
         assert_eq!(echo.extra["execution"]["taskSupport"], "forbidden");
         assert_eq!(echo.extra["x-owner"], "team-a");
         assert_eq!(echo.extra["_meta"]["ui/resourceUri"], "ui://echo");
+    }
+
+    #[test]
+    fn versions_come_from_the_lockfile_unless_published() {
+        let mut locked = Surface::new();
+        let mut t = mcp_contract::Tool::new("a");
+        t.version = Some(2);
+        locked.insert(t.clone());
+        let mut b = mcp_contract::Tool::new("b");
+        b.version = Some(1);
+        locked.insert(b);
+        let mut live = Surface::new();
+        live.insert(mcp_contract::Tool::new("a"));
+        let mut b = mcp_contract::Tool::new("b");
+        b.version = Some(3);
+        live.insert(b);
+        live.insert(mcp_contract::Tool::new("c"));
+        let merged = with_locked_versions(live, &locked);
+        let versions: Vec<Option<u64>> = merged.tools.values().map(|t| t.version).collect();
+        assert_eq!(versions, vec![Some(2), Some(3), None]);
     }
 
     #[test]

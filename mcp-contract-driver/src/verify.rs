@@ -49,8 +49,11 @@ impl Verification {
     }
 }
 
-/// Compares the committed lockfile's surface with the live one.
+/// Compares the committed lockfile's surface with the live one. Contract
+/// versions, which are not published, are taken from the lockfile
+/// ([`crate::capture::with_locked_versions`]).
 pub fn verify(locked: &Surface, live: &Surface) -> Verification {
+    let live = &crate::capture::with_locked_versions(live.clone(), locked);
     let names: BTreeSet<&String> = locked.tools.keys().chain(live.tools.keys()).collect();
     let differing = names
         .into_iter()

@@ -161,8 +161,16 @@ fn live_candidate(args: &Args) -> Result<Option<mcp_contract::Surface>, u8> {
         return Ok(None);
     }
     let cmd = args.live.server_command()?;
+    let recorded = args
+        .lockfile
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(lockfile::DEFAULT_PATH));
     match mcp_contract_driver::capture(&cmd, &args.live.options()) {
-        Ok(c) => Ok(Some(c.surface)),
+        // Contract versions are not published: keep the ones recorded.
+        Ok(c) => Ok(Some(match lockfile::read(&recorded) {
+            Ok(locked) => mcp_contract_driver::capture::with_locked_versions(c.surface, &locked),
+            Err(_) => c.surface,
+        })),
         Err(e) => Err(live::driver_error(&e)),
     }
 }

@@ -69,5 +69,11 @@ fn read(args: &Args) -> Result<Surface, u8> {
         s.protocol_version,
         captured.pages
     );
-    Ok(captured.surface)
+    // Contract versions are not published: keep the ones already recorded.
+    Ok(match lockfile::read(&args.output) {
+        Ok(existing) => {
+            mcp_contract_driver::capture::with_locked_versions(captured.surface, &existing)
+        }
+        Err(_) => captured.surface,
+    })
 }

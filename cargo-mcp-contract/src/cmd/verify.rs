@@ -37,7 +37,8 @@ pub fn run(args: Args) -> u8 {
         Ok(c) => c,
         Err(e) => return live::driver_error(&e),
     };
-    let v = verify::verify(&locked, &captured.surface);
+    let live = mcp_contract_driver::capture::with_locked_versions(captured.surface, &locked);
+    let v = verify::verify(&locked, &live);
     if v.identical() {
         println!(
             "{} matches the live surface of `{cmd}` ({} tools)",
@@ -59,7 +60,7 @@ pub fn run(args: Args) -> u8 {
         );
     }
     for tool in v.unclassified() {
-        let keys = verify::differing_keys(&locked, &captured.surface, &tool);
+        let keys = verify::differing_keys(&locked, &live, &tool);
         println!(
             "tool `{tool}`: {} differs (no compatibility rule judges this)",
             keys.iter()
