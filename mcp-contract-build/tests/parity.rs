@@ -125,6 +125,19 @@ fn all_cases() -> Vec<Case> {
         InternalVariants,
         more::Settings,
         more::Priority,
+        GenericsAdvanced,
+        Borrowed,
+        TaggedStruct,
+        InternalRenamed,
+        AdjacentMixed,
+        FlattenEnums,
+        FlattenUnitEnum,
+        OptionCombos,
+        MoreValidation,
+        OutputOnlyFields,
+        WithSkippedTupleField,
+        ContainerWith,
+        ConstDefaults,
     ]
 }
 

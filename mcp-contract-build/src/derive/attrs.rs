@@ -818,10 +818,8 @@ impl FieldAttrs {
                 _ => {}
             }
         }
-        if !container_has_default && f.skip_de {
-            if f.default.is_none() {
-                f.default = SerdeDefault::Default;
-            }
+        if !container_has_default && f.skip_de && f.default.is_none() {
+            f.default = SerdeDefault::Default;
         }
         let mut validation = Validation::default();
         let validate = parse_metas(attrs, "validate", ident)?;

@@ -770,8 +770,8 @@ impl Gen<'_> {
                 return Ok(v);
             }
         }
-        match self.ix.resolve(&scope.module, &segs, Ns::Value) {
-            Some(Target::Local(loc)) => match self.ix.item(&loc) {
+        if let Some(Target::Local(loc)) = self.ix.resolve(&scope.module, &segs, Ns::Value) {
+            match self.ix.item(&loc) {
                 syn::Item::Const(c) => {
                     let cscope = Scope::new(&loc.module, self.ix.file_of(&loc));
                     let ty = self.resolve(&c.ty, &cscope)?;
@@ -786,8 +786,7 @@ impl Gen<'_> {
                     return Ok(Value::Null)
                 }
                 _ => {}
-            },
-            _ => {}
+            }
         }
         // An enum variant: `Kind::A` or `Self::A`.
         if segs.len() >= 2 {

@@ -75,10 +75,8 @@ pub(crate) fn allow_unknown_properties(schema: &mut Value, include_self: bool) -
         }
         for (key, value) in obj.iter_mut() {
             match key.as_str() {
-                "if" | "then" | "else" => {
-                    if value.is_object() || value.is_boolean() {
-                        modified |= allow_unknown_properties(value, true);
-                    }
+                "if" | "then" | "else" if value.is_object() || value.is_boolean() => {
+                    modified |= allow_unknown_properties(value, true);
                 }
                 "allOf" | "anyOf" | "oneOf" => {
                     if let Some(array) = value.as_array_mut() {

@@ -2,7 +2,7 @@
 //! compiled into the test (so schemars derives their schemas) and parsed with
 //! syn (so the source-level generator derives them); the two must agree.
 //! Paths stay relative (no `crate::`) so they mean the same in both worlds.
-#![allow(dead_code, clippy::enum_variant_names)]
+#![allow(dead_code, clippy::enum_variant_names, clippy::empty_docs)]
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -869,4 +869,204 @@ pub enum InternalStrict {
 pub struct InternalVariants {
     pub unit: InternalUnit,
     pub strict: InternalStrict,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[schemars(rename = "Wrapped_{T}")]
+pub struct RenamedGeneric<T> {
+    pub value: T,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct WithDefaultParam<T = String> {
+    pub value: T,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct GenericsAdvanced {
+    pub a: RenamedGeneric<u8>,
+    pub b: RenamedGeneric<Inner>,
+    pub c: WithDefaultParam,
+    pub d: WithDefaultParam<bool>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Borrowed<'a> {
+    pub name: &'a str,
+    pub boxed: Box<str>,
+    pub children: Vec<Self>,
+}
+
+/// # Tagged struct
+/// A struct that serialises its own name.
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "type")]
+pub struct TaggedStruct {
+    pub x: u8,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "SCREAMING_SNAKE_CASE"
+)]
+pub enum InternalRenamed {
+    FirstOne {
+        some_field: u8,
+    },
+    SecondOne(UserId),
+    ThirdOne(UnitStruct),
+    #[serde(other)]
+    Unknown,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "t", content = "c")]
+pub enum AdjacentMixed {
+    Known(u8),
+    #[serde(untagged)]
+    Fallback(String),
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub enum FlatChoice {
+    Alpha,
+    Beta,
+    Gamma { g: u8 },
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct FlattenEnums {
+    pub id: u8,
+    #[serde(flatten)]
+    pub choice: FlatChoice,
+    #[serde(flatten)]
+    pub maybe_shape: Option<Shape>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct FlattenUnitEnum {
+    #[serde(flatten)]
+    pub color: Color,
+    #[serde(flatten)]
+    pub target: Option<Target>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct OptionCombos {
+    pub target: Option<Target>,
+    pub color2: Option<Option<Color>>,
+    pub event: Option<Event>,
+    pub unit: Option<()>,
+    pub tuple: Option<(u8, u8)>,
+    pub map: Option<HashMap<String, Inner>>,
+    /// Documented optional value.
+    pub any: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct MoreValidation {
+    #[validate(length(min = 1))]
+    pub non_empty: Vec<u8>,
+    #[validate(range(min = 1))]
+    pub maybe_positive: Option<u32>,
+    #[garde(length(min = 3, max = 5))]
+    pub garde_len: String,
+    #[schemars(range(max = u16::MAX))]
+    pub below_max: u32,
+    #[schemars(length(min = "2"))]
+    pub string_bound: String,
+    #[schemars(ip)]
+    pub ip_text: String,
+    #[validate(contains(pattern = "needle"))]
+    pub haystack: String,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct OutputOnlyFields {
+    #[serde(skip_deserializing, default = "default_name")]
+    pub server_name: String,
+    #[serde(skip_serializing)]
+    pub secret: Option<String>,
+    pub tuple_variant: WithSkippedTupleField,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub enum WithSkippedTupleField {
+    Pair(u8, #[serde(skip)] u8),
+    #[serde(skip_serializing)]
+    InputOnly,
+    #[serde(skip_deserializing)]
+    OutputOnly,
+}
+
+/// A documented transparent type keeps its own definition.
+#[derive(Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct DocumentedId(pub u32);
+
+#[derive(Deserialize, JsonSchema)]
+#[schemars(with = "String")]
+pub struct AsString {
+    pub hidden: u8,
+}
+
+/// Documented, so not forwarded.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(with = "Vec<u8>")]
+pub struct AsBytes {
+    pub hidden: u8,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct ContainerWith {
+    pub id: DocumentedId,
+    pub as_string: AsString,
+    pub as_bytes: AsBytes,
+    pub status: Option<Status>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct ConstDefaults {
+    #[serde(default = "default_pi")]
+    pub pi: f64,
+    #[serde(default = "default_negative")]
+    pub negative: i32,
+    #[serde(default = "default_letters")]
+    pub letters: Vec<char>,
+    #[serde(default = "default_maybe")]
+    pub maybe: Option<String>,
+    #[serde(default = "Mode::fast")]
+    pub mode: Mode,
+    #[serde(default = "default_big")]
+    pub big: u64,
+}
+
+const PI: f64 = 3.25;
+
+fn default_pi() -> f64 {
+    PI
+}
+
+fn default_negative() -> i32 {
+    -7
+}
+
+fn default_letters() -> Vec<char> {
+    vec!['x', 'y']
+}
+
+fn default_maybe() -> Option<String> {
+    Some("set".into())
+}
+
+fn default_big() -> u64 {
+    u64::MAX
+}
+
+impl Mode {
+    fn fast() -> Mode {
+        Mode::FastPath
+    }
 }
