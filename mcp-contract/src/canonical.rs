@@ -51,6 +51,35 @@ pub fn canonicalize(value: &Value) -> Value {
     }
 }
 
+/// Is `value` already in canonical form (every schema-level `required`
+/// sorted and free of duplicates)? Cheaper than comparing with
+/// [`canonicalize`], which copies the whole tree.
+pub fn is_canonical(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().all(|(k, v)| {
+            if DATA_KEYWORDS.contains(&k.as_str()) {
+                true
+            } else if k == "required" {
+                match v {
+                    Value::Array(items) if items.iter().all(Value::is_string) => {
+                        items.windows(2).all(|w| w[0].as_str() < w[1].as_str())
+                    }
+                    other => is_canonical(other),
+                }
+            } else if NAMED_SCHEMA_KEYWORDS.contains(&k.as_str()) {
+                match v {
+                    Value::Object(named) => named.values().all(is_canonical),
+                    other => is_canonical(other),
+                }
+            } else {
+                is_canonical(v)
+            }
+        }),
+        Value::Array(items) => items.iter().all(is_canonical),
+        _ => true,
+    }
+}
+
 fn sort_required(v: &Value) -> Value {
     match v {
         Value::Array(items) if items.iter().all(Value::is_string) => {
@@ -87,6 +116,19 @@ mod tests {
         assert_eq!(c["required"], json!(["a", "b"]));
         assert_eq!(c["enum"], json!(["z", "y"]));
         assert_eq!(c["default"]["required"], json!(["z", "y"]));
+    }
+
+    #[test]
+    fn is_canonical_agrees_with_canonicalize() {
+        for v in [
+            json!({"required": ["a", "b"], "properties": {"x": {"required": ["c"]}}}),
+            json!({"required": ["b", "a"]}),
+            json!({"properties": {"x": {"required": ["d", "c"]}}}),
+            json!({"required": ["a", "a"]}),
+            json!({"enum": [{"required": ["z", "y"]}]}),
+        ] {
+            assert_eq!(is_canonical(&v), canonicalize(&v) == v, "{v}");
+        }
     }
 
     #[test]

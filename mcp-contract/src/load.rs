@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::InputError;
 use crate::lockfile;
-use crate::model::{Surface, Tool, MODELED_KEYS};
+use crate::model::{Surface, Tool};
 use crate::schema::refs;
 
 /// Reads and parses `path` as a surface in any supported shape.
@@ -59,61 +59,70 @@ pub fn conflict_marker_line(text: &str) -> Option<usize> {
 /// Parses bytes as a surface in any supported shape.
 pub fn parse_surface(bytes: &[u8], file: &str) -> Result<Surface, InputError> {
     let value = parse_json(bytes, file)?;
-    surface_from_value(&value, file)
+    surface_from_owned(value, file)
 }
 
 /// Interprets an already parsed JSON document as a surface.
 pub fn surface_from_value(value: &Value, file: &str) -> Result<Surface, InputError> {
-    let surface = match value {
-        Value::Object(m) if m.contains_key("lockfile_version") => lockfile::from_value(value, file)?,
-        Value::Object(m) if m.contains_key("jsonrpc") => {
+    surface_from_owned(value.clone(), file)
+}
+
+/// Like [`surface_from_value`], taking the document by value (no copies).
+pub fn surface_from_owned(value: Value, file: &str) -> Result<Surface, InputError> {
+    match value {
+        Value::Object(m) if m.contains_key("lockfile_version") => {
+            lockfile::from_owned(Value::Object(m), file)
+        }
+        Value::Object(mut m) if m.contains_key("jsonrpc") => {
             if let Some(err) = m.get("error") {
                 return Err(InputError::new(file, format!("the JSON-RPC response is an error: {err}"))
                     .at("/error")
                     .fix("capture a successful tools/list response"));
             }
-            let result = m.get("result").ok_or_else(|| {
+            let result = m.remove("result").ok_or_else(|| {
                 InputError::new(file, "JSON-RPC response has no `result`")
                     .at("")
                     .fix("capture the response to a tools/list request")
             })?;
-            tools_from_list(result, file, "/result")?
+            tools_from_list(result, file, "/result")
         }
-        Value::Object(m) if m.contains_key("tools") => tools_from_list(value, file, "")?,
-        Value::Array(items) => tools_from_array(items, file, "")?,
-        Value::Object(m) if m.contains_key("name") => {
+        v @ Value::Object(_) if v.get("tools").is_some() => tools_from_list(v, file, ""),
+        Value::Array(items) => tools_from_array(items, file, ""),
+        v @ Value::Object(_) if v.get("name").is_some() => {
             let mut s = Surface::new();
-            s.insert(tool_from_value(value, file, "")?);
-            s
+            s.insert(tool_from_owned(v, file, "")?);
+            Ok(s)
         }
-        _ => {
-            return Err(InputError::new(
-                file,
-                "not a tool surface: expected a lockfile, a tools/list result ({\"tools\": [...]}), a JSON-RPC response, an array of tools or one tool object",
-            )
-            .at("/")
-            .fix("pass the lockfile or a captured tools/list response"))
-        }
-    };
-    Ok(surface)
-}
-
-fn tools_from_list(value: &Value, file: &str, at: &str) -> Result<Surface, InputError> {
-    match value.get("tools") {
-        Some(Value::Array(items)) => tools_from_array(items, file, &format!("{at}/tools")),
-        _ => Err(
-            InputError::new(file, "expected `tools` to be an array of tool objects")
-                .at(format!("{at}/tools"))
-                .fix("capture the result of a tools/list request"),
-        ),
+        _ => Err(InputError::new(
+            file,
+            "not a tool surface: expected a lockfile, a tools/list result ({\"tools\": [...]}), a JSON-RPC response, an array of tools or one tool object",
+        )
+        .at("/")
+        .fix("pass the lockfile or a captured tools/list response")),
     }
 }
 
-fn tools_from_array(items: &[Value], file: &str, at: &str) -> Result<Surface, InputError> {
+fn tools_from_list(value: Value, file: &str, at: &str) -> Result<Surface, InputError> {
+    match value {
+        Value::Object(mut m) => match m.remove("tools") {
+            Some(Value::Array(items)) => tools_from_array(items, file, &format!("{at}/tools")),
+            _ => Err(not_a_tools_array(file, at)),
+        },
+        _ => Err(not_a_tools_array(file, at)),
+    }
+}
+
+fn not_a_tools_array(file: &str, at: &str) -> InputError {
+    InputError::new(file, "expected `tools` to be an array of tool objects")
+        .at(format!("{at}/tools"))
+        .fix("capture the result of a tools/list request")
+}
+
+fn tools_from_array(items: Vec<Value>, file: &str, at: &str) -> Result<Surface, InputError> {
     let mut s = Surface::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         let ptr = format!("{at}/{i}");
-        let tool = tool_from_value(item, file, &ptr)?;
+        let tool = tool_from_owned(item, file, &ptr)?;
         let name = tool.name.clone();
         if s.insert(tool).is_some() {
             return Err(InputError::new(file, format!("duplicate tool `{name}`"))
@@ -126,13 +135,17 @@ fn tools_from_array(items: &[Value], file: &str, at: &str) -> Result<Surface, In
 
 /// Parses one tool object (as published by `tools/list`).
 pub fn tool_from_value(value: &Value, file: &str, at: &str) -> Result<Tool, InputError> {
-    let m = value.as_object().ok_or_else(|| {
-        InputError::new(file, "expected a tool object")
+    tool_from_owned(value.clone(), file, at)
+}
+
+fn tool_from_owned(value: Value, file: &str, at: &str) -> Result<Tool, InputError> {
+    let Value::Object(mut m) = value else {
+        return Err(InputError::new(file, "expected a tool object")
             .at(at_or_root(at))
-            .fix("each tool is an object with at least `name` and `inputSchema`")
-    })?;
-    let name = match m.get("name") {
-        Some(Value::String(n)) => n.clone(),
+            .fix("each tool is an object with at least `name` and `inputSchema`"));
+    };
+    let name = match m.remove("name") {
+        Some(Value::String(n)) => n,
         _ => {
             return Err(InputError::new(file, "tool has no string `name`")
                 .at(format!("{at}/name"))
@@ -142,17 +155,18 @@ pub fn tool_from_value(value: &Value, file: &str, at: &str) -> Result<Tool, Inpu
     tool_from_map(name, m, file, at)
 }
 
-/// Builds a tool from its fields; `name` comes from the object or the lockfile key.
+/// Builds a tool from its fields (taking them out of `m`); `name` comes from
+/// the object or the lockfile key.
 pub(crate) fn tool_from_map(
     name: String,
-    m: &Map<String, Value>,
+    mut m: Map<String, Value>,
     file: &str,
     at: &str,
 ) -> Result<Tool, InputError> {
-    let opt_string = |key: &str| -> Result<Option<String>, InputError> {
-        match m.get(key) {
+    let mut opt_string = |key: &str| -> Result<Option<String>, InputError> {
+        match m.remove(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(Value::String(s)) => Ok(Some(s)),
             Some(_) => Err(InputError::new(
                 file,
                 format!("`{key}` of tool `{name}` must be a string"),
@@ -161,7 +175,9 @@ pub(crate) fn tool_from_map(
             .fix(format!("make `{key}` a string or remove it"))),
         }
     };
-    let version = match m.get("version") {
+    let title = opt_string("title")?;
+    let description = opt_string("description")?;
+    let version = match m.remove("version") {
         None | Some(Value::Null) => None,
         Some(v) => Some(v.as_u64().ok_or_else(|| {
             InputError::new(
@@ -172,9 +188,9 @@ pub(crate) fn tool_from_map(
             .fix("use the contract's major version number, e.g. 1")
         })?),
     };
-    let annotations = match m.get("annotations") {
+    let annotations = match m.remove("annotations") {
         None | Some(Value::Null) => None,
-        Some(Value::Object(a)) => Some(a.clone()),
+        Some(Value::Object(a)) => Some(a),
         Some(_) => {
             return Err(InputError::new(
                 file,
@@ -184,10 +200,10 @@ pub(crate) fn tool_from_map(
             .fix("annotations is an object of hints such as {\"readOnlyHint\": true}"))
         }
     };
-    let schema = |key: &str| -> Result<Option<Value>, InputError> {
-        match m.get(key) {
+    let mut schema = |key: &str| -> Result<Option<Value>, InputError> {
+        match m.remove(key) {
             None => Ok(None),
-            Some(v @ (Value::Object(_) | Value::Bool(_) | Value::Null)) => Ok(Some(v.clone())),
+            Some(v @ (Value::Object(_) | Value::Bool(_) | Value::Null)) => Ok(Some(v)),
             Some(_) => Err(InputError::new(
                 file,
                 format!("`{key}` of tool `{name}` must be a JSON Schema object"),
@@ -212,14 +228,12 @@ pub(crate) fn tool_from_map(
             })?;
         }
     }
-    let extra = m
-        .iter()
-        .filter(|(k, _)| !MODELED_KEYS.contains(&k.as_str()) && k.as_str() != "digest")
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    m.remove("digest");
+    m.remove("name");
+    let extra = m.into_iter().collect();
     Ok(Tool {
-        title: opt_string("title")?,
-        description: opt_string("description")?,
+        title,
+        description,
         name,
         version,
         annotations,

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::canonical;
 use crate::error::InputError;
 use crate::load;
-use crate::model::Surface;
+use crate::model::{digest_of_entry, Surface};
 
 /// The lockfile format this crate reads and writes.
 pub const LOCKFILE_VERSION: u64 = 1;
@@ -64,11 +64,16 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<Surface, InputError> {
                 .fix("regenerate it with `cargo mcp-contract snapshot`"),
         );
     }
-    from_value(&value, file)
+    from_owned(value, file)
 }
 
 /// Interprets a parsed JSON value as a lockfile.
 pub fn from_value(value: &Value, file: &str) -> Result<Surface, InputError> {
+    from_owned(value.clone(), file)
+}
+
+/// Like [`from_value`], taking the document by value (no copies).
+pub fn from_owned(value: Value, file: &str) -> Result<Surface, InputError> {
     let version = value.get("lockfile_version").and_then(Value::as_u64);
     if version != Some(LOCKFILE_VERSION) {
         let found = value
@@ -82,28 +87,36 @@ pub fn from_value(value: &Value, file: &str) -> Result<Surface, InputError> {
         .at("/lockfile_version")
         .fix("use the mcp-contract release that wrote this file, or regenerate it with this one"));
     }
-    let tools = match value.get("tools") {
-        Some(Value::Object(t)) => t,
-        _ => {
-            return Err(
-                InputError::new(file, "`tools` must be an object keyed by tool name")
-                    .at("/tools")
-                    .fix("regenerate the lockfile"),
-            )
-        }
+    let tools = match value {
+        Value::Object(mut root) => match root.remove("tools") {
+            Some(Value::Object(t)) => t,
+            _ => return Err(tools_not_an_object(file)),
+        },
+        _ => return Err(tools_not_an_object(file)),
     };
     let mut surface = Surface::new();
     for (name, entry) in tools {
-        let at = format!("/tools/{}", escape_pointer(name));
-        let m = entry.as_object().ok_or_else(|| {
-            InputError::new(file, format!("entry for tool `{name}` must be an object"))
-                .at(&at)
-                .fix("regenerate the lockfile")
-        })?;
+        let at = format!("/tools/{}", escape_pointer(&name));
+        let Value::Object(m) = entry else {
+            return Err(InputError::new(
+                file,
+                format!("entry for tool `{name}` must be an object"),
+            )
+            .at(&at)
+            .fix("regenerate the lockfile"));
+        };
+        // Entries we wrote are canonical: hash them as they are, and only
+        // rebuild the canonical form when that does not match.
+        let recorded = match m.get("digest") {
+            Some(Value::String(d)) => Some(d.clone()),
+            _ => None,
+        };
+        let fast_match = recorded
+            .as_ref()
+            .is_some_and(|d| m.values().all(canonical::is_canonical) && digest_of_entry(&m) == *d);
         let tool = load::tool_from_map(name.clone(), m, file, &at)?;
-        if let Some(Value::String(recorded)) = m.get("digest") {
-            let actual = tool.digest();
-            if *recorded != actual {
+        if let Some(recorded) = recorded {
+            if !fast_match && tool.digest() != recorded {
                 return Err(InputError::new(
                     file,
                     format!("digest of tool `{name}` does not match its content (hand-edited or badly merged)"),
@@ -115,6 +128,12 @@ pub fn from_value(value: &Value, file: &str) -> Result<Surface, InputError> {
         surface.insert(tool);
     }
     Ok(surface)
+}
+
+fn tools_not_an_object(file: &str) -> InputError {
+    InputError::new(file, "`tools` must be an object keyed by tool name")
+        .at("/tools")
+        .fix("regenerate the lockfile")
 }
 
 /// Escapes a JSON-pointer reference token (RFC 6901).

@@ -89,15 +89,46 @@ impl Tool {
 
     /// `sha256:<hex>` of the canonical entry: changes exactly when the contract does.
     pub fn digest(&self) -> String {
-        use sha2::{Digest, Sha256};
-        let bytes = canonical::to_compact_string(&self.to_entry());
-        let hash = Sha256::digest(bytes.as_bytes());
-        let mut hex = String::with_capacity(64);
-        for b in hash {
-            hex.push_str(&format!("{b:02x}"));
+        match self.to_entry() {
+            Value::Object(m) => digest_of_entry(&m),
+            other => digest_of_entry(&Map::from_iter([("".to_string(), other)])),
         }
-        format!("sha256:{hex}")
     }
+}
+
+/// `sha256:<hex>` of an entry's compact JSON, without its `digest` key.
+/// The entry must already be canonical for this to equal [`Tool::digest`].
+pub fn digest_of_entry(entry: &Map<String, Value>) -> String {
+    use serde::ser::{SerializeMap, Serializer};
+    use sha2::{Digest, Sha256};
+
+    struct HashWriter(Sha256);
+    impl std::io::Write for HashWriter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.update(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut writer = HashWriter(Sha256::new());
+    let mut ser = serde_json::Serializer::new(&mut writer);
+    let written = (|| {
+        let mut map = ser.serialize_map(None)?;
+        for (k, v) in entry.iter().filter(|(k, _)| k.as_str() != "digest") {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    })();
+    written.expect("hashing never fails to write");
+    let hash = writer.0.finalize();
+    let mut hex = String::with_capacity(71);
+    hex.push_str("sha256:");
+    for b in hash {
+        hex.push_str(&format!("{b:02x}"));
+    }
+    hex
 }
 
 /// A whole tool surface, keyed (and so ordered) by tool name.

@@ -95,37 +95,65 @@ pub fn ref_of(v: &Value) -> Option<&str> {
     v.as_object()?.get("$ref")?.as_str()
 }
 
+/// One step of a JSON pointer, borrowed from the document.
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn pointer(path: &[Token<'_>]) -> String {
+    let mut out = String::new();
+    for t in path {
+        match t {
+            Token::Key(k) => {
+                out.push('/');
+                out.push_str(&k.replace('~', "~0").replace('/', "~1"));
+            }
+            Token::Index(i) => out.push_str(&format!("/{i}")),
+        }
+    }
+    out
+}
+
 /// Checks every local `$ref` in `schema`: it must resolve, and following
-/// reference-only nodes must reach a real schema rather than loop.
+/// reference-only nodes must reach a real schema rather than loop. The walk
+/// is iterative and builds a pointer only when it reports an error.
 pub fn validate(schema: &Value) -> Result<(), RefError> {
-    let mut stack: Vec<(&Value, String)> = vec![(schema, String::new())];
-    while let Some((v, ptr)) = stack.pop() {
+    let mut stack: Vec<(&Value, usize, Option<Token<'_>>)> = vec![(schema, 0, None)];
+    let mut path: Vec<Token<'_>> = vec![];
+    while let Some((v, depth, token)) = stack.pop() {
+        path.truncate(depth.saturating_sub(1));
+        if let Some(t) = token {
+            path.push(t);
+        }
         match v {
             Value::Object(m) => {
                 if let Some(r) = m.get("$ref") {
                     let Some(r) = r.as_str() else {
                         return Err(RefError {
-                            pointer: format!("{ptr}/$ref"),
+                            pointer: format!("{}/$ref", pointer(&path)),
                             message: "`$ref` must be a string".into(),
                             fix: "write the reference as a string such as \"#/$defs/Name\"".into(),
                         });
                     };
                     if is_local(r) {
-                        check_chain(schema, r, &ptr)?;
+                        check_chain(schema, r, &pointer(&path))?;
                     }
                 }
                 for (k, child) in m {
-                    if !DATA_KEYWORDS.contains(&k.as_str()) {
-                        stack.push((
-                            child,
-                            format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1")),
-                        ));
+                    if !DATA_KEYWORDS.contains(&k.as_str())
+                        && (child.is_object() || child.is_array())
+                    {
+                        stack.push((child, depth + 1, Some(Token::Key(k))));
                     }
                 }
             }
             Value::Array(a) => {
                 for (i, child) in a.iter().enumerate() {
-                    stack.push((child, format!("{ptr}/{i}")));
+                    if child.is_object() || child.is_array() {
+                        stack.push((child, depth + 1, Some(Token::Index(i))));
+                    }
                 }
             }
             _ => {}
