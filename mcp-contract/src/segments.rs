@@ -54,7 +54,11 @@ pub fn split(text: &str) -> Option<Segments<'_>> {
             match &open {
                 None => {
                     let key_json = after.strip_suffix(": {")?;
-                    let name: String = serde_json::from_str(key_json).ok()?;
+                    let name: String =
+                        match key_json.strip_prefix('"').and_then(|k| k.strip_suffix('"')) {
+                            Some(plain) if !plain.contains(['\\', '"']) => plain.to_string(),
+                            _ => serde_json::from_str(key_json).ok()?,
+                        };
                     let brace = start + 4 + key_json.len() + 2;
                     open = Some((name, brace));
                 }

@@ -63,7 +63,7 @@ pub fn lockfile_revisions(
         let blob = lines
             .filter(|l| l.starts_with(':'))
             .filter_map(|l| l.split('\t').next()?.split(' ').nth(3).map(str::to_string))
-            .last()
+            .next_back()
             .filter(|b| !b.bytes().all(|c| c == b'0'));
         revs.push(Revision {
             commit,

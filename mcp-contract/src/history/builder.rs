@@ -1,6 +1,7 @@
 //! Folding lockfile revisions, oldest first, into a [`History`]. Kept free
 //! of git so it can be fed any sequence of texts.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::{input_properties, Event, EventKind, History, Published};
@@ -31,18 +32,18 @@ impl HistoryBuilder {
     pub fn push(&mut self, rev: &Revision, text: Option<&str>) {
         self.history.revisions += 1;
         let file = format!("{}@{}", self.file, rev.short);
-        let next: BTreeMap<String, (String, Option<Tool>)> = match text {
+        let next: BTreeMap<String, (Cow<'_, str>, Option<Tool>)> = match text {
             None => BTreeMap::new(),
             Some(text) => match segments::split(text) {
                 Some(segs) => segs
                     .into_iter()
-                    .map(|(n, s)| (n, (s.to_string(), None)))
+                    .map(|(n, s)| (n, (Cow::Borrowed(s), None)))
                     .collect(),
                 None => match lockfile::parse(text.as_bytes(), &file) {
                     Ok(surface) => surface
                         .tools
                         .into_values()
-                        .map(|t| (t.name.clone(), (t.digest(), Some(t))))
+                        .map(|t| (t.name.clone(), (Cow::Owned(t.digest()), Some(t))))
                         .collect(),
                     Err(e) => {
                         self.history
@@ -54,18 +55,18 @@ impl HistoryBuilder {
             },
         };
         // Parse every tool whose text changed before touching the state, so
-        // a broken revision is skipped as a whole.
-        let mut parsed: BTreeMap<String, (String, Tool)> = BTreeMap::new();
-        for (name, (key, tool)) in next {
-            if let Some((old_key, old_tool)) = self.current.get(&name) {
-                if *old_key == key {
-                    parsed.insert(name, (key, old_tool.clone()));
+        // a broken revision is skipped as a whole. Unchanged tools are not
+        // touched at all.
+        let mut changed_tools: Vec<(String, String, Tool)> = vec![];
+        for (name, (key, tool)) in &next {
+            if let Some((old_key, _)) = self.current.get(name) {
+                if old_key.as_str() == key.as_ref() {
                     continue;
                 }
             }
             let tool = match tool {
-                Some(t) => t,
-                None => match segments::parse_tool(&name, &key, &file) {
+                Some(t) => t.clone(),
+                None => match segments::parse_tool(name, key, &file) {
                     Ok(t) => t,
                     Err(e) => {
                         self.history
@@ -75,7 +76,7 @@ impl HistoryBuilder {
                     }
                 },
             };
-            parsed.insert(name, (key, tool));
+            changed_tools.push((name.clone(), key.to_string(), tool));
         }
         let event = |kind: EventKind| Event {
             commit: rev.commit.clone(),
@@ -84,46 +85,51 @@ impl HistoryBuilder {
             subject: rev.subject.clone(),
             kind,
         };
-        for (name, (_, old)) in &self.current {
-            if !parsed.contains_key(name) {
+        let removed: Vec<String> = self
+            .current
+            .keys()
+            .filter(|n| !next.contains_key(*n))
+            .cloned()
+            .collect();
+        for name in removed {
+            self.current.remove(&name);
+            self.history
+                .timelines
+                .entry(name)
+                .or_default()
+                .push(event(EventKind::Removed));
+        }
+        for (name, key, tool) in changed_tools {
+            let kind = match self.current.get(&name) {
+                None => Some(EventKind::Introduced),
+                Some((_, old)) if *old != tool => Some(changed(old, &tool)),
+                Some(_) => None,
+            };
+            if let Some(kind) = kind {
                 self.history
                     .timelines
                     .entry(name.clone())
                     .or_default()
-                    .push(event(EventKind::Removed));
-                let _ = old;
+                    .push(event(kind));
+                let published = self
+                    .history
+                    .published
+                    .entry(name.clone())
+                    .or_insert_with(|| Published {
+                        last: tool.clone(),
+                        last_commit: rev.short.clone(),
+                        properties: BTreeMap::new(),
+                    });
+                published.last = tool.clone();
+                published.last_commit = rev.short.clone();
+                for (ptr, schema) in input_properties(&tool) {
+                    published
+                        .properties
+                        .insert(ptr, (schema.clone(), rev.short.clone()));
+                }
             }
+            self.current.insert(name, (key, tool));
         }
-        for (name, (key, tool)) in &parsed {
-            let kind = match self.current.get(name) {
-                None => Some(EventKind::Introduced),
-                Some((old_key, old)) if old_key != key && old != tool => Some(changed(old, tool)),
-                Some(_) => None,
-            };
-            let Some(kind) = kind else { continue };
-            self.history
-                .timelines
-                .entry(name.clone())
-                .or_default()
-                .push(event(kind));
-            let published = self
-                .history
-                .published
-                .entry(name.clone())
-                .or_insert_with(|| Published {
-                    last: tool.clone(),
-                    last_commit: rev.short.clone(),
-                    properties: BTreeMap::new(),
-                });
-            published.last = tool.clone();
-            published.last_commit = rev.short.clone();
-            for (ptr, schema) in input_properties(tool) {
-                published
-                    .properties
-                    .insert(ptr, (schema.clone(), rev.short.clone()));
-            }
-        }
-        self.current = parsed;
     }
 
     pub fn finish(self) -> History {

@@ -78,10 +78,9 @@ pub fn from_repo(repo: &Repo, upto: &str, rel_path: &str) -> Result<History, Inp
     let mut builder = HistoryBuilder::new(rel_path);
     for rev in &revisions {
         let text = match &rev.blob {
-            Some(blob) => match reader.read(blob)? {
-                Some(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-                None => None,
-            },
+            Some(blob) => reader
+                .read(blob)?
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
             None => None,
         };
         builder.push(rev, text.as_deref());
