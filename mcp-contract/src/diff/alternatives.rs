@@ -241,13 +241,12 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
                 best = Some((oi, score, trial.out));
             }
         }
-        let (old_i, new_i) = |oi: usize| -> (usize, usize) {
-            if plan.dominant_is_old {
-                (di, oi)
-            } else {
-                (oi, di)
-            }
-        }(best.as_ref().map_or(0, |b| b.0));
+        let best_other = best.as_ref().map_or(0, |b| b.0);
+        let (old_i, new_i) = if plan.dominant_is_old {
+            (di, best_other)
+        } else {
+            (best_other, di)
+        };
         let plausible = best.as_ref().is_some_and(|(oi, score, _)| {
             score.0 == 0 || {
                 let (o, n) = if plan.dominant_is_old {

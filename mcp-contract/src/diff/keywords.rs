@@ -424,15 +424,28 @@ fn is_multiple(a: f64, b: f64) -> bool {
 }
 
 /// Compares a min/max integer pair of keywords (minLength/maxLength, ...).
-fn compare_count(
+/// A min/max integer keyword: (rule aspect, keyword, is it a lower bound).
+type CountKeyword = (&'static str, &'static str, bool);
+
+fn compare_counts(
     cx: &mut Cx<'_>,
     so: &Shape<'_>,
     sn: &Shape<'_>,
     ptr: &str,
     flip: bool,
-    aspect: &str,
-    kw: &str,
-    is_min: bool,
+    keywords: &[CountKeyword],
+) {
+    for &(aspect, kw, is_min) in keywords {
+        compare_count(cx, (so, sn), ptr, flip, (aspect, kw, is_min));
+    }
+}
+
+fn compare_count(
+    cx: &mut Cx<'_>,
+    (so, sn): (&Shape<'_>, &Shape<'_>),
+    ptr: &str,
+    flip: bool,
+    (aspect, kw, is_min): CountKeyword,
 ) {
     let (o, n) = (
         so.get(kw).and_then(Value::as_f64),
@@ -468,8 +481,17 @@ fn compare_count(
 }
 
 fn compare_strings(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
-    compare_count(cx, so, sn, ptr, flip, "length", "minLength", true);
-    compare_count(cx, so, sn, ptr, flip, "length", "maxLength", false);
+    compare_counts(
+        cx,
+        so,
+        sn,
+        ptr,
+        flip,
+        &[
+            ("length", "minLength", true),
+            ("length", "maxLength", false),
+        ],
+    );
     let place = label::describe(ptr, cx.dir);
     for kw in ["pattern", "format"] {
         let (o, n) = (so.get(kw), sn.get(kw));
@@ -583,10 +605,19 @@ fn compare_arrays(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, fl
         }
         _ => {}
     }
-    compare_count(cx, so, sn, ptr, flip, "size", "minItems", true);
-    compare_count(cx, so, sn, ptr, flip, "size", "maxItems", false);
-    compare_count(cx, so, sn, ptr, flip, "size", "minContains", true);
-    compare_count(cx, so, sn, ptr, flip, "size", "maxContains", false);
+    compare_counts(
+        cx,
+        so,
+        sn,
+        ptr,
+        flip,
+        &[
+            ("size", "minItems", true),
+            ("size", "maxItems", false),
+            ("size", "minContains", true),
+            ("size", "maxContains", false),
+        ],
+    );
     let unique = |s: &Shape<'_>| s.get("uniqueItems") == Some(&Value::Bool(true));
     if unique(so) != unique(sn) {
         let effect = if unique(sn) {
@@ -859,8 +890,17 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
             flip,
         );
     }
-    compare_count(cx, so, sn, ptr, flip, "size", "minProperties", true);
-    compare_count(cx, so, sn, ptr, flip, "size", "maxProperties", false);
+    compare_counts(
+        cx,
+        so,
+        sn,
+        ptr,
+        flip,
+        &[
+            ("size", "minProperties", true),
+            ("size", "maxProperties", false),
+        ],
+    );
     compare_dependent_required(cx, so, sn, ptr, flip);
 }
 

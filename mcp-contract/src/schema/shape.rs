@@ -184,7 +184,7 @@ pub fn merge_exact(
             (Some(existing), _) if existing == v => {}
             (Some(Value::Array(a)), Value::Array(b)) if k == "required" => {
                 let mut all: Vec<Value> = a.iter().chain(b.iter()).cloned().collect();
-                all.sort_by(|x, y| x.to_string().cmp(&y.to_string()));
+                all.sort_by_key(|x| x.to_string());
                 all.dedup();
                 base.insert(k.clone(), Value::Array(all));
             }
