@@ -538,6 +538,9 @@ fn check_pair(old: &Value, new: &Value, seed: u64) -> Result<(), TestCaseError> 
     }
     if breaking {
         SAID_BREAKING.fetch_add(1, Ordering::Relaxed);
+        if counterexample.is_none() {
+            dump_unconfirmed(old, new, &changes);
+        }
     }
     if let Some(inst) = counterexample {
         COUNTEREXAMPLE_PAIRS.fetch_add(1, Ordering::Relaxed);
@@ -551,6 +554,28 @@ fn check_pair(old: &Value, new: &Value, seed: u64) -> Result<(), TestCaseError> 
         );
     }
     Ok(())
+}
+
+/// `MCP_CONTRACT_SOUNDNESS_DUMP=FILE` appends every pair the classifier
+/// called breaking without a validator counterexample, for precision work.
+fn dump_unconfirmed(old: &Value, new: &Value, changes: &[mcp_contract::Change]) {
+    let Some(path) = std::env::var_os("MCP_CONTRACT_SOUNDNESS_DUMP") else {
+        return;
+    };
+    let rules: Vec<&str> = changes
+        .iter()
+        .filter(|c| c.severity == Severity::Breaking)
+        .map(|c| c.rule)
+        .collect();
+    let line = json!({"old": old, "new": new, "rules": rules}).to_string() + "\n";
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = f.write_all(line.as_bytes());
+    }
 }
 
 #[test]
