@@ -49,6 +49,8 @@ pub(crate) struct Gen<'a> {
     root_id: Option<String>,
     pub(crate) depth: usize,
     pub(crate) resolve_depth: std::cell::Cell<usize>,
+    pub(crate) attrs_cache:
+        std::cell::RefCell<HashMap<ItemLoc, std::rc::Rc<super::attrs::ContainerAttrs>>>,
 }
 
 /// How deep generation may nest before we call it a cycle schemars would
@@ -66,6 +68,7 @@ impl<'a> Gen<'a> {
             root_id: None,
             depth: 0,
             resolve_depth: std::cell::Cell::new(0),
+            attrs_cache: Default::default(),
         }
     }
 

@@ -384,7 +384,19 @@ impl Gen<'_> {
         }
     }
 
-    pub(crate) fn adt_attrs(&self, adt: &Adt) -> PResult<ContainerAttrs> {
+    /// The container attributes of a struct or enum (parsed once per item).
+    pub(crate) fn adt_attrs(&self, adt: &Adt) -> PResult<std::rc::Rc<ContainerAttrs>> {
+        if let Some(a) = self.attrs_cache.borrow().get(&adt.loc) {
+            return Ok(a.clone());
+        }
+        let parsed = std::rc::Rc::new(self.parse_adt_attrs(adt)?);
+        self.attrs_cache
+            .borrow_mut()
+            .insert(adt.loc.clone(), parsed.clone());
+        Ok(parsed)
+    }
+
+    fn parse_adt_attrs(&self, adt: &Adt) -> PResult<ContainerAttrs> {
         let scope = self.adt_scope(adt)?;
         let (attrs, ident) = match self.ix.item(&adt.loc) {
             syn::Item::Struct(s) => (&s.attrs, &s.ident),
