@@ -48,6 +48,14 @@ pub(crate) enum Prim {
     SystemTime,
     OsString,
     CString,
+    /// `semver::Version`
+    SemVer,
+    /// `rust_decimal::Decimal`, `bigdecimal::BigDecimal`
+    Decimal,
+    /// `bytes::Bytes`, `bytes::BytesMut`
+    Bytes,
+    /// A `jiff` type: its schema name and string format.
+    Jiff(&'static str, &'static str),
 }
 
 /// The time zone parameter of `chrono::DateTime`, which only matters for its default value.
@@ -117,7 +125,12 @@ impl Prim {
     pub(crate) fn inline(self) -> bool {
         !matches!(
             self,
-            Prim::Duration | Prim::SystemTime | Prim::OsString | Prim::CString
+            Prim::Duration
+                | Prim::SystemTime
+                | Prim::OsString
+                | Prim::CString
+                | Prim::SemVer
+                | Prim::Bytes
         )
     }
 
@@ -146,6 +159,10 @@ impl Prim {
             Prim::SystemTime => "SystemTime".into(),
             Prim::OsString => "OsString".into(),
             Prim::CString => "CString".into(),
+            Prim::SemVer => "SemVer".into(),
+            Prim::Decimal => "Decimal".into(),
+            Prim::Bytes => "Bytes".into(),
+            Prim::Jiff(name, _) => name.into(),
             int_or_float => int_or_float.format().unwrap_or("number").into(),
         }
     }
@@ -167,6 +184,9 @@ impl Prim {
             Prim::SystemTime => "std::time::SystemTime".into(),
             Prim::OsString => "std::ffi::OsString".into(),
             Prim::CString => "std::ffi::CString".into(),
+            Prim::SemVer => "semver::Version".into(),
+            Prim::Bytes => "bytes::Bytes".into(),
+            Prim::Jiff(name, _) => format!("jiff::{name}"),
             _ => self.name(),
         }
     }
@@ -303,6 +323,29 @@ impl Prim {
                 "type": if contract == Contract::Deserialize { json!(["array", "string"]) } else { json!("array") },
                 "items": {"type": "integer", "minimum": 1, "maximum": 255}
             }),
+            Prim::SemVer | Prim::Decimal | Prim::Bytes | Prim::Jiff(..) => {
+                self.schema_extra(contract)
+            }
+        }
+    }
+
+    fn schema_extra(self, contract: Contract) -> Value {
+        let de = contract == Contract::Deserialize;
+        match self {
+            Prim::SemVer => json!({
+                "type": "string",
+                "pattern": r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+            }),
+            Prim::Decimal if de => {
+                json!({"type": ["string", "number"], "pattern": r"^-?\d+(\.\d+)?([eE]\d+)?$"})
+            }
+            Prim::Decimal => json!({"type": "string", "pattern": r"^-?\d+(\.\d+)?$"}),
+            Prim::Bytes => json!({
+                "type": if de { json!(["array", "string"]) } else { json!("array") },
+                "items": Prim::U8.schema(contract)
+            }),
+            Prim::Jiff(_, format) => json!({"type": "string", "format": format}),
+            _ => Value::Null,
         }
     }
 
@@ -367,6 +410,12 @@ pub(crate) enum Known {
     NonZero(NonZero),
     /// A `chrono` time zone (only used as `DateTime`'s parameter).
     TimeZone(Tz),
+    /// `either::Either<L, R>`
+    Either,
+    /// `smallvec::SmallVec<[T; N]>`: the schema of `Vec<T>`
+    SmallVec,
+    /// `arrayvec::ArrayVec<T, CAP>`
+    ArrayVec,
 }
 
 fn primitive(name: &str) -> Option<Prim> {
@@ -451,6 +500,28 @@ pub(crate) fn known(path: &[String]) -> Option<Known> {
             _ => return None,
         }),
         "uuid" if last == "Uuid" => Some(Known::Prim(Prim::Uuid)),
+        "indexmap" if last == "IndexMap" => Some(Known::Map),
+        "indexmap" if last == "IndexSet" => Some(Known::Set),
+        "semver" if last == "Version" => Some(Known::Prim(Prim::SemVer)),
+        "rust_decimal" | "bigdecimal" if last == "Decimal" || last == "BigDecimal" => {
+            Some(Known::Prim(Prim::Decimal))
+        }
+        "bytes" if last == "Bytes" || last == "BytesMut" => Some(Known::Prim(Prim::Bytes)),
+        "either" if last == "Either" => Some(Known::Either),
+        "smallvec" if last == "SmallVec" => Some(Known::SmallVec),
+        "smol_str" if last == "SmolStr" => Some(Known::Prim(Prim::Str)),
+        "arrayvec" if last == "ArrayString" => Some(Known::Prim(Prim::Str)),
+        "arrayvec" if last == "ArrayVec" => Some(Known::ArrayVec),
+        "jiff" => Some(Known::Prim(match last {
+            "SignedDuration" => Prim::Jiff("SignedDuration", "duration"),
+            "Span" => Prim::Jiff("Span", "duration"),
+            "Timestamp" => Prim::Jiff("Timestamp", "date-time"),
+            "Zoned" => Prim::Jiff("Zoned", "zoned-date-time"),
+            "Date" => Prim::Jiff("Date", "date"),
+            "Time" => Prim::Jiff("Time", "partial-time"),
+            "DateTime" => Prim::Jiff("DateTime", "partial-date-time"),
+            _ => return None,
+        })),
         "url" if last == "Url" => Some(Known::Prim(Prim::Url)),
         _ => None,
     }

@@ -80,7 +80,10 @@ impl Gen<'_> {
             | Ty::Array(t, _)
             | Ty::Range(t)
             | Ty::Bound(t) => self.is_serialize(t)?,
-            Ty::Map(k, v) | Ty::Result(k, v) => self.is_serialize(k)? && self.is_serialize(v)?,
+            Ty::Map(k, v) | Ty::Result(k, v) | Ty::Either(k, v) => {
+                self.is_serialize(k)? && self.is_serialize(v)?
+            }
+            Ty::BoundedSeq(t, _) => self.is_serialize(t)?,
             Ty::Tuple(ts) => {
                 for t in ts {
                     if !self.is_serialize(t)? {
@@ -116,7 +119,7 @@ impl Gen<'_> {
                 )
             })?,
             Ty::Option(_) => Value::Null,
-            Ty::Seq(_) | Ty::Set(_) => Value::Array(Vec::new()),
+            Ty::Seq(_) | Ty::Set(_) | Ty::BoundedSeq(..) => Value::Array(Vec::new()),
             Ty::Map(..) => Value::Object(Map::new()),
             Ty::Array(t, n) => {
                 let d = self.default_of(t)?;
@@ -154,7 +157,7 @@ impl Gen<'_> {
                 }
                 _ => unreachable!("an Adt is a struct or an enum"),
             },
-            Ty::Result(..) | Ty::Range(_) | Ty::Bound(_) | Ty::Override(_) => {
+            Ty::Result(..) | Ty::Range(_) | Ty::Bound(_) | Ty::Either(..) | Ty::Override(_) => {
                 return Err(Problem::new(
                     self.schema_name(ty)?,
                     "this type has no `Default` value",

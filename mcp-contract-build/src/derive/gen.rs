@@ -28,6 +28,10 @@ pub(crate) enum Ty {
     Result(Box<Ty>, Box<Ty>),
     Range(Box<Ty>),
     Bound(Box<Ty>),
+    /// `either::Either<L, R>`
+    Either(Box<Ty>, Box<Ty>),
+    /// `arrayvec::ArrayVec<T, CAP>`
+    BoundedSeq(Box<Ty>, usize),
     Adt(Adt),
     /// A schema given verbatim with `#[mcp_contract(schema = "...")]` on a field.
     Override(Box<Value>),
@@ -134,6 +138,12 @@ impl<'a> Gen<'a> {
             Ty::Result(t, e) => format!("Result<{}, {}>", self.schema_id(t)?, self.schema_id(e)?),
             Ty::Range(t) => format!("Range<{}>", self.schema_id(t)?),
             Ty::Bound(t) => format!("Bound<{}>", self.schema_id(t)?),
+            Ty::Either(l, r) => format!(
+                "either::Either<{}, {}>",
+                self.schema_id(l)?,
+                self.schema_id(r)?
+            ),
+            Ty::BoundedSeq(t, n) => format!("Array_up_to_size_{n}_of_{}", self.schema_name(t)?),
             Ty::Adt(adt) => {
                 let mut id = format!("{}::{}", adt.loc.module.join("::"), self.adt_ident(adt));
                 if !adt.args.is_empty() {
@@ -178,6 +188,12 @@ impl<'a> Gen<'a> {
             ),
             Ty::Range(t) => format!("Range_of_{}", self.schema_name(t)?),
             Ty::Bound(t) => format!("Bound_of_{}", self.schema_name(t)?),
+            Ty::Either(l, r) => format!(
+                "Either_{}_or_{}",
+                self.schema_name(l)?,
+                self.schema_name(r)?
+            ),
+            Ty::BoundedSeq(t, n) => format!("Array_up_to_size_{n}_of_{}", self.schema_name(t)?),
             Ty::Adt(adt) => self.adt_name(adt)?,
             Ty::Override(_) => "Schema".into(),
         })
@@ -276,6 +292,15 @@ impl<'a> Gen<'a> {
                     {"type": "string", "const": "Unbounded"}
                 ]
             }),
+            Ty::Either(l, r) => json!({
+                "oneOf": [
+                    {"type": "object", "properties": {"Left": self.subschema_for(l)?}, "additionalProperties": false, "required": ["Left"]},
+                    {"type": "object", "properties": {"Right": self.subschema_for(r)?}, "additionalProperties": false, "required": ["Right"]}
+                ]
+            }),
+            Ty::BoundedSeq(t, n) => {
+                json!({"type": "array", "items": self.subschema_for(t)?, "maxItems": n})
+            }
             Ty::Adt(adt) => self.adt_schema(adt)?,
             Ty::Override(v) => (**v).clone(),
         })

@@ -277,6 +277,35 @@ impl Gen<'_> {
             Known::Range => Ty::Range(Box::new(arg(0)?)),
             Known::Bound => Ty::Bound(Box::new(arg(0)?)),
             Known::Phantom => Ty::Prim(Prim::Unit),
+            Known::Either => Ty::Either(Box::new(arg(0)?), Box::new(arg(1)?)),
+            Known::SmallVec => match args.first() {
+                Some(syn::Type::Array(a)) => Ty::Seq(Box::new(self.resolve(&a.elem, scope)?)),
+                _ => return Err(self.unknown(ty, scope, "expected `SmallVec<[T; N]>`")),
+            },
+            Known::ArrayVec => {
+                let cap = match &seg.arguments {
+                    syn::PathArguments::AngleBracketed(ab) => {
+                        ab.args.iter().find_map(|a| match a {
+                            syn::GenericArgument::Const(e) => Some(e),
+                            _ => None,
+                        })
+                    }
+                    _ => None,
+                };
+                let cap = match cap.map(|e| self.eval(e, Some(&Ty::Prim(Prim::Usize)), scope)) {
+                    Some(Ok(serde_json::Value::Number(n))) if n.as_u64().is_some() => {
+                        n.as_u64().unwrap_or(0) as usize
+                    }
+                    _ => {
+                        return Err(self.unknown(
+                            ty,
+                            scope,
+                            "the capacity of `ArrayVec` is not a number the generator can read",
+                        ))
+                    }
+                };
+                Ty::BoundedSeq(Box::new(arg(0)?), cap)
+            }
             Known::TimeZone(_) => {
                 return Err(self.unknown(
                     ty,

@@ -261,3 +261,74 @@ fn syntax_error_is_reported_with_its_line() {
     assert!(err.message.contains("cannot parse"), "{}", err.message);
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn type_level_override_is_used_for_every_use_of_the_type() {
+    let ix = index_of(
+        "#[mcp_contract(schema = r#\"{\"type\": \"string\", \"pattern\": \"^[0-9a-f]{40}$\"}\"#)]\n\
+         pub struct Sha(Vec<u8>);\n\
+         pub struct Args { pub head: Sha, pub base: Option<Sha> }\n",
+    );
+    let schema = input_schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(
+        schema["$defs"]["Sha"],
+        json!({"type": "string", "pattern": "^[0-9a-f]{40}$"})
+    );
+    assert_eq!(schema["properties"]["head"], json!({"$ref": "#/$defs/Sha"}));
+    assert_eq!(schema["required"], json!(["head"]));
+}
+
+/// Types schemars supports through optional features we do not compile in
+/// the parity test; their schemas as schemars 1.2 writes them.
+#[test]
+fn optional_feature_types_follow_schemars() {
+    let ix = index_of(
+        "pub struct Args {\n\
+             pub map: indexmap::IndexMap<String, u8>,\n\
+             pub set: indexmap::IndexSet<String>,\n\
+             pub amount: rust_decimal::Decimal,\n\
+             pub either: either::Either<u8, String>,\n\
+             pub small: smallvec::SmallVec<[bool; 4]>,\n\
+             pub short: smol_str::SmolStr,\n\
+             pub bounded: arrayvec::ArrayVec<u8, 3>,\n\
+             pub when: jiff::Timestamp,\n\
+             pub version: semver::Version,\n\
+             pub raw: bytes::Bytes,\n\
+         }\n",
+    );
+    let s = schema_for(&ix, &ty("Args"), &[]).unwrap();
+    let p = &s["properties"];
+    let u8_schema = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255});
+    assert_eq!(
+        p["map"],
+        json!({"type": "object", "additionalProperties": u8_schema})
+    );
+    assert_eq!(
+        p["set"],
+        json!({"type": "array", "uniqueItems": true, "items": {"type": "string"}})
+    );
+    assert_eq!(
+        p["amount"],
+        json!({"type": ["string", "number"], "pattern": r"^-?\d+(\.\d+)?([eE]\d+)?$"})
+    );
+    assert_eq!(
+        p["either"]["oneOf"][1]["properties"]["Right"],
+        json!({"type": "string"})
+    );
+    assert_eq!(
+        p["small"],
+        json!({"type": "array", "items": {"type": "boolean"}})
+    );
+    assert_eq!(p["short"], json!({"type": "string"}));
+    assert_eq!(
+        p["bounded"],
+        json!({"type": "array", "items": u8_schema, "maxItems": 3})
+    );
+    assert_eq!(p["when"], json!({"type": "string", "format": "date-time"}));
+    assert_eq!(p["version"], json!({"$ref": "#/$defs/SemVer"}));
+    assert_eq!(p["raw"], json!({"$ref": "#/$defs/Bytes"}));
+    assert_eq!(s["$defs"]["Bytes"]["type"], json!(["array", "string"]));
+    let out = output_schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(out["$defs"]["Bytes"]["type"], json!("array"));
+    assert_eq!(out["properties"]["amount"]["type"], json!("string"));
+}
