@@ -221,28 +221,33 @@ pub(crate) fn compare_type_specific(
 /// A bound: value and whether it is exclusive.
 type Bound = (f64, bool);
 
-fn lower_bound(s: &Shape<'_>) -> Option<Bound> {
-    let min = s.get("minimum").and_then(Value::as_f64);
-    let excl = s.get("exclusiveMinimum");
-    let mut best: Option<Bound> = min.map(|m| (m, excl == Some(&Value::Bool(true))));
+/// The tightest of an inclusive bound and an exclusive one (draft-04
+/// boolean `exclusiveMinimum`/`exclusiveMaximum` included).
+fn bound(
+    s: &Shape<'_>,
+    inclusive: &str,
+    exclusive: &str,
+    tighter: fn(f64, f64) -> bool,
+) -> Option<Bound> {
+    let excl = s.get(exclusive);
+    let mut best: Option<Bound> = s
+        .get(inclusive)
+        .and_then(Value::as_f64)
+        .map(|m| (m, excl == Some(&Value::Bool(true))));
     if let Some(e) = excl.and_then(Value::as_f64) {
-        if best.is_none_or(|b| e >= b.0) {
+        if best.is_none_or(|b| e == b.0 || tighter(e, b.0)) {
             best = Some((e, true));
         }
     }
     best
 }
 
+fn lower_bound(s: &Shape<'_>) -> Option<Bound> {
+    bound(s, "minimum", "exclusiveMinimum", |a, b| a > b)
+}
+
 fn upper_bound(s: &Shape<'_>) -> Option<Bound> {
-    let max = s.get("maximum").and_then(Value::as_f64);
-    let excl = s.get("exclusiveMaximum");
-    let mut best: Option<Bound> = max.map(|m| (m, excl == Some(&Value::Bool(true))));
-    if let Some(e) = excl.and_then(Value::as_f64) {
-        if best.is_none_or(|b| e <= b.0) {
-            best = Some((e, true));
-        }
-    }
-    best
+    bound(s, "maximum", "exclusiveMaximum", |a, b| a < b)
 }
 
 /// Effect of moving a lower bound from `o` to `n`.
@@ -304,59 +309,61 @@ fn bound_what(cx: &Cx<'_>, place: &str, kw: &str, effect: Effect, from: &str, to
     }
 }
 
+/// One end of a numeric range (`minimum`/`exclusiveMinimum` or the maximum pair).
+fn compare_range_end(
+    cx: &mut Cx<'_>,
+    (so, sn): (&Shape<'_>, &Shape<'_>),
+    ptr: &str,
+    flip: bool,
+    place: &str,
+    lower: bool,
+) {
+    let (bound, effect_of): (
+        fn(&Shape<'_>) -> Option<Bound>,
+        fn(Option<Bound>, Option<Bound>) -> Option<Effect>,
+    ) = if lower {
+        (lower_bound, lower_effect)
+    } else {
+        (upper_bound, upper_effect)
+    };
+    let (o, n) = (bound(so), bound(sn));
+    let Some(effect) = effect_of(o, n) else {
+        return;
+    };
+    let (inclusive, exclusive, end) = if lower {
+        ("minimum", "exclusiveMinimum", "lower bound")
+    } else {
+        ("maximum", "exclusiveMaximum", "upper bound")
+    };
+    let kw = if sn.get(exclusive).is_some_and(Value::is_number)
+        || (n.is_none() && so.get(exclusive).is_some_and(Value::is_number))
+    {
+        exclusive
+    } else {
+        inclusive
+    };
+    let what = bound_what(
+        cx,
+        place,
+        end,
+        effect,
+        &show_bound(o, lower),
+        &show_bound(n, lower),
+    );
+    cx.emit(
+        &polar_suffix("range", effect),
+        effect,
+        flip,
+        &format!("{ptr}/{kw}"),
+        None,
+        what,
+    );
+}
+
 fn compare_numbers(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
     let place = label::describe(ptr, cx.dir);
-    let (lo, ln) = (lower_bound(so), lower_bound(sn));
-    if let Some(effect) = lower_effect(lo, ln) {
-        let kw = if sn.get("exclusiveMinimum").is_some_and(Value::is_number)
-            || (ln.is_none() && so.get("exclusiveMinimum").is_some_and(Value::is_number))
-        {
-            "exclusiveMinimum"
-        } else {
-            "minimum"
-        };
-        let what = bound_what(
-            cx,
-            &place,
-            "lower bound",
-            effect,
-            &show_bound(lo, true),
-            &show_bound(ln, true),
-        );
-        cx.emit(
-            &polar_suffix("range", effect),
-            effect,
-            flip,
-            &format!("{ptr}/{kw}"),
-            None,
-            what,
-        );
-    }
-    let (uo, un) = (upper_bound(so), upper_bound(sn));
-    if let Some(effect) = upper_effect(uo, un) {
-        let kw = if sn.get("exclusiveMaximum").is_some_and(Value::is_number)
-            || (un.is_none() && so.get("exclusiveMaximum").is_some_and(Value::is_number))
-        {
-            "exclusiveMaximum"
-        } else {
-            "maximum"
-        };
-        let what = bound_what(
-            cx,
-            &place,
-            "upper bound",
-            effect,
-            &show_bound(uo, false),
-            &show_bound(un, false),
-        );
-        cx.emit(
-            &polar_suffix("range", effect),
-            effect,
-            flip,
-            &format!("{ptr}/{kw}"),
-            None,
-            what,
-        );
+    for lower in [true, false] {
+        compare_range_end(cx, (so, sn), ptr, flip, &place, lower);
     }
     let (mo, mn) = (
         so.get("multipleOf").and_then(Value::as_f64),
