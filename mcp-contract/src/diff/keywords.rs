@@ -318,18 +318,14 @@ fn compare_range_end(
     place: &str,
     lower: bool,
 ) {
-    let (bound, effect_of): (
-        fn(&Shape<'_>) -> Option<Bound>,
-        fn(Option<Bound>, Option<Bound>) -> Option<Effect>,
-    ) = if lower {
-        (lower_bound, lower_effect)
+    let (o, n, effect) = if lower {
+        let (o, n) = (lower_bound(so), lower_bound(sn));
+        (o, n, lower_effect(o, n))
     } else {
-        (upper_bound, upper_effect)
+        let (o, n) = (upper_bound(so), upper_bound(sn));
+        (o, n, upper_effect(o, n))
     };
-    let (o, n) = (bound(so), bound(sn));
-    let Some(effect) = effect_of(o, n) else {
-        return;
-    };
+    let Some(effect) = effect else { return };
     let (inclusive, exclusive, end) = if lower {
         ("minimum", "exclusiveMinimum", "lower bound")
     } else {
