@@ -651,9 +651,12 @@ fn field_types(value: &Value, file: &str, at: &str) -> Result<Vec<JsonType>, Inp
 }
 
 fn unknown_key(file: &str, at: &str, key: &str, known: &[&str]) -> InputError {
-    let close = known
-        .iter()
-        .find(|k| edit_distance(k, key) <= 2 || k.starts_with(key) || key.starts_with(*k));
+    let close = crate::suggest::did_you_mean(key, known).or_else(|| {
+        known
+            .iter()
+            .copied()
+            .find(|k| k.starts_with(key) || key.starts_with(*k))
+    });
     let fix = match close {
         Some(k) => format!("did you mean `{k}`? (extensions must start with `x-`)"),
         None => format!(
@@ -664,20 +667,6 @@ fn unknown_key(file: &str, at: &str, key: &str, known: &[&str]) -> InputError {
     InputError::new(file, format!("unknown key `{key}`"))
         .at(format!("{at}/{}", escape_pointer(key)))
         .fix(fix)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]
