@@ -138,6 +138,7 @@ fn all_cases() -> Vec<Case> {
         WithSkippedTupleField,
         ContainerWith,
         ConstDefaults,
+        ReprArgs,
     ]
 }
 

@@ -179,6 +179,25 @@ impl<'a> Gen<'a> {
         let item: &'a syn::Item = ix.item(&adt.loc);
         let ident_line = line_of(&self.adt_ident_token(adt));
         let what = self.adt_ident(adt);
+        if ix.trait_impl(&adt.loc, "JsonSchema").is_some() {
+            return Err(Problem::new(
+                &what,
+                "the type implements `JsonSchema` by hand; that code cannot be run from source",
+            )
+            .with_help(format!(
+                "derive `JsonSchema` instead, or give the schema verbatim with {} on the type",
+                super::error::SCHEMA_OVERRIDE_ATTRIBUTE
+            ))
+            .at(&scope.file, ident_line));
+        }
+        if let syn::Item::Enum(e) = item {
+            if super::defaults::derives(&e.attrs, "JsonSchema_repr") {
+                let mut schema = self.repr_schema(e, &scope)?;
+                attrs.common.apply(&mut schema);
+                attrs.common.apply_post(&mut schema);
+                return Ok(schema);
+            }
+        }
         let mut schema = if let Some(with) = &attrs.with {
             match with {
                 WithAttr::Type(t) => {
@@ -209,6 +228,46 @@ impl<'a> Gen<'a> {
         attrs.common.apply(&mut schema);
         attrs.common.apply_post(&mut schema);
         Ok(schema)
+    }
+
+    /// `#[derive(JsonSchema_repr)]`: an integer `enum` of the discriminants.
+    fn repr_schema(&self, e: &syn::ItemEnum, scope: &Scope) -> PResult<Value> {
+        let has_repr = e.attrs.iter().any(|a| a.path().is_ident("repr"));
+        if !has_repr {
+            return Err(Problem::new(
+                e.ident.to_string(),
+                "`JsonSchema_repr` needs a `#[repr(...)]` attribute",
+            )
+            .at(&scope.file, line_of(&e.ident)));
+        }
+        let mut values = Vec::new();
+        let mut next: i128 = 0;
+        for v in &e.variants {
+            if !matches!(v.fields, syn::Fields::Unit) {
+                return Err(Problem::new(
+                    v.ident.to_string(),
+                    "`JsonSchema_repr` variants must be unit variants",
+                )
+                .at(&scope.file, line_of(&v.ident)));
+            }
+            if let Some((_, d)) = &v.discriminant {
+                let value = self.eval(d, Some(&Ty::Prim(super::builtin::Prim::I64)), scope)?;
+                next = value
+                    .as_i64()
+                    .map(i128::from)
+                    .or_else(|| value.as_u64().map(i128::from))
+                    .ok_or_else(|| {
+                        Problem::new(v.ident.to_string(), "the discriminant is not an integer")
+                            .at(&scope.file, line_of(&v.ident))
+                    })?;
+            }
+            values.push(match i64::try_from(next) {
+                Ok(i) => Value::from(i),
+                Err(_) => Value::from(next as u64),
+            });
+            next += 1;
+        }
+        Ok(json!({"type": "integer", "enum": values}))
     }
 
     fn transparent_field(

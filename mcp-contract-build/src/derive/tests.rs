@@ -332,3 +332,35 @@ fn optional_feature_types_follow_schemars() {
     assert_eq!(out["$defs"]["Bytes"]["type"], json!("array"));
     assert_eq!(out["properties"]["amount"]["type"], json!("string"));
 }
+
+#[test]
+fn hand_written_json_schema_impl_is_refused() {
+    let ix = index_of(
+        "pub struct Custom;\n\
+         impl schemars::JsonSchema for Custom {\n\
+             fn schema_name() -> std::borrow::Cow<'static, str> { \"Custom\".into() }\n\
+             fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema { todo_schema() }\n\
+         }\n\
+         pub struct Args { pub c: Custom }\n",
+    );
+    let err = input_schema_for(&ix, &ty("Args"), &[]).unwrap_err();
+    assert_eq!(err.type_name, "Custom");
+    assert_eq!(err.line, 1);
+    assert!(err.message.contains("by hand"), "{}", err.message);
+}
+
+#[test]
+fn json_schema_repr_enums_are_integer_enums() {
+    let ix = index_of(
+        "/// Log level.\n\
+         #[derive(schemars::JsonSchema_repr)]\n\
+         #[repr(u8)]\n\
+         pub enum Level { Low = 1, Mid, High = 10 }\n\
+         pub struct Args { pub level: Level }\n",
+    );
+    let schema = schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(
+        schema["$defs"]["Level"],
+        json!({"type": "integer", "enum": [1, 2, 10], "description": "Log level."})
+    );
+}

@@ -1070,3 +1070,18 @@ impl Mode {
         Mode::FastPath
     }
 }
+
+/// Log level, as an integer.
+#[derive(Deserialize, schemars::JsonSchema_repr)]
+#[repr(u8)]
+pub enum Level {
+    Low = 1,
+    Mid,
+    High = 10,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct ReprArgs {
+    pub level: Level,
+    pub levels: Vec<Level>,
+}
