@@ -225,29 +225,38 @@ impl Gen<'_> {
     }
 
     /// A `skip_serializing_if` predicate applied to a (serialised) value.
-    pub(crate) fn skip_predicate(&self, path: &str, v: &Value, _scope: &Scope) -> PResult<bool> {
+    pub(crate) fn skip_predicate(&self, path: &str, v: &Value, scope: &Scope) -> PResult<bool> {
         let last = path.rsplit("::").next().unwrap_or(path).trim();
-        Ok(match last {
-            "is_none" => v.is_null(),
-            "is_some" => !v.is_null(),
-            "is_empty" => match v {
-                Value::String(s) => s.is_empty(),
-                Value::Array(a) => a.is_empty(),
-                Value::Object(o) => o.is_empty(),
-                _ => false,
-            },
-            "not" => *v == Value::Bool(false),
-            _ => {
-                return Err(Problem::new(
-                    path,
-                    "the `skip_serializing_if` predicate cannot be run from source",
-                )
+        if let Some(b) = builtin_predicate(last, v) {
+            return Ok(b);
+        }
+        let problem = || {
+            Problem::new(path, "the `skip_serializing_if` predicate cannot be run from source")
                 .with_help(format!(
-                    "use `Option::is_none`, `Vec::is_empty`, `String::is_empty` or `std::ops::Not::not`, \
+                    "use `Option::is_none`, `Vec::is_empty`, `String::is_empty`, `std::ops::Not::not` or a \
+                     one-expression function such as `fn is_false(b: &bool) -> bool {{ !*b }}`, \
                      or give the field's schema verbatim with {SCHEMA_OVERRIDE_ATTRIBUTE}"
-                )))
-            }
-        })
+                ))
+        };
+        let segs: Vec<String> = path.split("::").map(|s| s.trim().to_string()).collect();
+        let Some(Target::Local(loc)) = self.ix.resolve(&scope.module, &segs, Ns::Value) else {
+            return Err(problem());
+        };
+        let syn::Item::Fn(f) = self.ix.item(&loc) else {
+            return Err(problem());
+        };
+        let param = match f.sig.inputs.first() {
+            Some(syn::FnArg::Typed(pt)) if f.sig.inputs.len() == 1 => match pt.pat.as_ref() {
+                syn::Pat::Ident(i) => i.ident.to_string(),
+                _ => return Err(problem()),
+            },
+            _ => return Err(problem()),
+        };
+        let body = tail_expr(&f.block).ok_or_else(problem)?;
+        match predicate_value(body, &param, v) {
+            Some(Value::Bool(b)) => Ok(b),
+            _ => Err(problem()),
+        }
     }
 
     /// How serde serialises a unit variant of an enum.
@@ -840,6 +849,84 @@ impl Gen<'_> {
             }
         }
         Err(cannot(expr, "unknown constant or value"))
+    }
+}
+
+/// `Option::is_none`, `Vec::is_empty`... applied to a serialised value.
+fn builtin_predicate(name: &str, v: &Value) -> Option<bool> {
+    Some(match name {
+        "is_none" => v.is_null(),
+        "is_some" => !v.is_null(),
+        "is_empty" => match v {
+            Value::String(s) => s.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Object(o) => o.is_empty(),
+            _ => false,
+        },
+        "not" => *v == Value::Bool(false),
+        _ => return None,
+    })
+}
+
+/// The JSON "zero" of the same kind as `v` (`T::default()` for common `T`).
+fn zero_like(v: &Value) -> Value {
+    match v {
+        Value::Bool(_) => Value::Bool(false),
+        Value::Number(n) if n.is_f64() => number(0.0),
+        Value::Number(_) => Value::from(0),
+        Value::String(_) => Value::String(String::new()),
+        Value::Array(_) => Value::Array(Vec::new()),
+        Value::Object(_) => Value::Object(Map::new()),
+        Value::Null => Value::Null,
+    }
+}
+
+fn numbers_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        _ => a == b,
+    }
+}
+
+/// Evaluates a one-expression predicate body (`!*b`, `*n == 0`, `v.is_empty()`,
+/// `*t == T::default()`) with its parameter bound to `v`.
+fn predicate_value(expr: &Expr, param: &str, v: &Value) -> Option<Value> {
+    match expr {
+        Expr::Paren(p) => predicate_value(&p.expr, param, v),
+        Expr::Group(g) => predicate_value(&g.expr, param, v),
+        Expr::Reference(r) => predicate_value(&r.expr, param, v),
+        Expr::Path(p) if p.path.is_ident(param) => Some(v.clone()),
+        Expr::Lit(l) => lit_value(&l.lit, None),
+        Expr::Unary(u) => {
+            let inner = predicate_value(&u.expr, param, v)?;
+            match u.op {
+                syn::UnOp::Deref(_) => Some(inner),
+                syn::UnOp::Not(_) => Some(Value::Bool(!inner.as_bool()?)),
+                _ => None,
+            }
+        }
+        Expr::MethodCall(mc) if mc.args.is_empty() => {
+            let recv = predicate_value(&mc.receiver, param, v)?;
+            builtin_predicate(&mc.method.to_string(), &recv).map(Value::Bool)
+        }
+        Expr::Call(c) if c.args.is_empty() => match c.func.as_ref() {
+            Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "default") => {
+                Some(zero_like(v))
+            }
+            _ => None,
+        },
+        Expr::Binary(b) => {
+            let l = predicate_value(&b.left, param, v)?;
+            let r = predicate_value(&b.right, param, v)?;
+            match b.op {
+                syn::BinOp::Eq(_) => Some(Value::Bool(numbers_equal(&l, &r))),
+                syn::BinOp::Ne(_) => Some(Value::Bool(!numbers_equal(&l, &r))),
+                syn::BinOp::And(_) => Some(Value::Bool(l.as_bool()? && r.as_bool()?)),
+                syn::BinOp::Or(_) => Some(Value::Bool(l.as_bool()? || r.as_bool()?)),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

@@ -301,6 +301,20 @@ pub struct Skips {
     pub verbose: bool,
     #[schemars(skip)]
     pub hidden_from_schema: u8,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub quiet: bool,
+    #[serde(default = "default_limit", skip_serializing_if = "is_zero")]
+    pub page_size: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub label: String,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_default<T: Default + PartialEq>(t: &T) -> bool {
+    *t == T::default()
 }
 
 #[derive(Deserialize, JsonSchema)]
