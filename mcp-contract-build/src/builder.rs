@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use mcp_contract::{lockfile, Surface};
 
+use crate::compat;
 use crate::derive::{module_files, TypeIndex};
 use crate::discover::find_tools;
 use crate::error::Error;
@@ -140,6 +141,7 @@ impl Builder {
         let mut surface = Surface::new();
         let mut seen = BTreeMap::new();
         let mut sources: Vec<PathBuf> = Vec::new();
+        let mut found_tools = Vec::new();
         for root in &roots {
             let files = module_files(&manifest_dir, root)?;
             for (path, _, _) in &files {
@@ -151,12 +153,23 @@ impl Builder {
             let tools = find_tools(&files)?;
             let index = TypeIndex::new(files);
             add_tools(&mut surface, &mut seen, &index, &tools)?;
+            found_tools.extend(tools);
         }
+        // The migration record's transitions shape what is published and locked.
+        let record_path = mcp_contract::migrations::path_for(&lock_path);
+        let record = compat::read_record(&record_path)?;
+        compat::apply(
+            &mut surface,
+            &record,
+            &found_tools.iter().collect::<Vec<_>>(),
+        )?;
+        let plan = compat::plan(&surface, &record)?;
 
         if !self.quiet {
             for line in outputs::rerun_directives(&sources, &lock_path) {
                 println!("{line}");
             }
+            println!("cargo:rerun-if-changed={}", record_path.display());
         }
         let out_dir = self
             .out_dir
@@ -164,6 +177,7 @@ impl Builder {
             .or_else(|| env("OUT_DIR").map(PathBuf::from));
         if let Some(out_dir) = &out_dir {
             outputs::write_entries(&surface, out_dir)?;
+            compat::write_plan(&plan, out_dir)?;
         }
         let outcome = outputs::sync_lockfile(&surface, &lock_path, &shown, &decision, &package)?;
         if let LockOutcome::Written(_) = outcome {

@@ -36,6 +36,10 @@ pub enum Error {
     },
     /// The build step was run outside a build script without the paths it needs.
     Setup { message: String, help: String },
+    /// The migration record (`contracts/migrations.toml`) is malformed or
+    /// does not fit the sources; each problem is `file:line:col: message`
+    /// with its `help:` line.
+    Record { problems: Vec<String> },
     /// Reading or writing a file failed.
     Io {
         path: PathBuf,
@@ -98,6 +102,7 @@ impl fmt::Display for Error {
                 write!(f, "\n  help: {fix}")
             }
             Error::Setup { message, help } => write!(f, "{message}\n  help: {help}"),
+            Error::Record { problems } => write!(f, "{}", problems.join("\n")),
             Error::Io {
                 path,
                 action,

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod builder;
+pub mod compat;
 pub mod derive;
 pub mod discover;
 pub mod error;

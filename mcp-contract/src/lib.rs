@@ -23,6 +23,7 @@ pub mod migrations;
 pub mod model;
 pub mod report;
 pub mod rules;
+pub mod runtime;
 pub mod schema;
 pub mod segments;
 pub mod suggest;

@@ -45,7 +45,7 @@
 //! | `rename`        | `from`, `to`, optional `until` (date), `removal` (text) |
 //! | `default`       | `field`, `value` (any TOML value: the server applies it)|
 //! | `major-version` | `from`, `to` (tool names), optional `deprecated`, `until`, `removal` |
-//! | `removal`       | optional `until`, `removal`                             |
+//! | `removal`       | optional `until`, `removal`, `replacement` (what to use instead) |
 //! | `other`         | optional `note`                                         |
 //!
 //! A `rename` renames a tool when the entry's rule is a `tool.` rule, an

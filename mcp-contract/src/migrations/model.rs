@@ -153,10 +153,12 @@ pub enum Transition {
         until: Option<Date>,
         removal: Option<String>,
     },
-    /// The thing is gone for good (its name becomes reserved).
+    /// The thing is gone for good (its name becomes reserved). A call that
+    /// still uses the name is told about `replacement`, when there is one.
     Removal {
         until: Option<Date>,
         removal: Option<String>,
+        replacement: Option<String>,
     },
     /// Anything else; `note` says what.
     Other { note: Option<String> },

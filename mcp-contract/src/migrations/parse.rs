@@ -511,7 +511,7 @@ impl Parser<'_> {
             "rename" => &["kind", "from", "to", "until", "removal"],
             "default" => &["kind", "field", "value"],
             "major-version" => &["kind", "from", "to", "deprecated", "until", "removal"],
-            "removal" => &["kind", "until", "removal"],
+            "removal" => &["kind", "until", "removal", "replacement"],
             "other" => &["kind", "note"],
             _ => {
                 let help = match did_you_mean(&kind, KINDS) {
@@ -587,6 +587,7 @@ impl Parser<'_> {
             "removal" => Transition::Removal {
                 until: self.date(t, "until"),
                 removal: self.string(t, "removal").map(|s| s.0),
+                replacement: self.string(t, "replacement").map(|s| s.0),
             },
             _ => Transition::Other {
                 note: self.string(t, "note").map(|s| s.0),

@@ -1,0 +1,438 @@
+//! The compatibility plan: what the runtime layer must do for each tool,
+//! derived in one place ([`derive`]) from the migration record and the
+//! published surface. The build step writes it to `OUT_DIR` next to the
+//! locked tool entries (the server embeds it with
+//! [`compat_plan!`](crate::compat_plan)), and `cargo mcp-contract check`
+//! derives the same plan from `contracts/` to run the contract fixtures
+//! through it, so the schema, the handler path and the check read one record.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::migrations::{MigrationRecord, RenameTarget, Selector, Transition};
+use crate::model::Surface;
+
+/// The plan for a whole server.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CompatPlan {
+    /// The contract revision served: `sha256:<hex>` of the lockfile text.
+    pub revision: String,
+    /// Every published tool, by name.
+    pub tools: BTreeMap<String, ToolPlan>,
+    /// Tools no longer served, by name: a call gets `STALE_TOOL_SCHEMA`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub retired: BTreeMap<String, RetiredTool>,
+}
+
+/// What the runtime layer does for one published tool.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolPlan {
+    /// The argument names the handler reads (published properties, aliases excluded).
+    pub properties: Vec<String>,
+    /// Whether the input schema admits undeclared arguments
+    /// (`additionalProperties` or `patternProperties` given as a schema).
+    /// A schema that says nothing is closed here: serde would drop an
+    /// undeclared argument without a word, and silence is what breaks agents.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub open: bool,
+    /// Deprecated argument names still accepted (dual read).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<Alias>,
+    /// Arguments the server fills in when a caller omits them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<ServerDefault>,
+    /// Removed argument names that must never be accepted again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserved: Vec<Reserved>,
+    /// Set when the tool itself is deprecated (an old major version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<ToolDeprecation>,
+}
+
+/// A renamed argument: `from` is read as `to` until the transition ends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Alias {
+    pub from: String,
+    pub to: String,
+    /// Whether `to` is required (the schema then requires one of the two).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removal: Option<String>,
+}
+
+/// A field that became required, with the historical value the server applies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerDefault {
+    pub field: String,
+    pub value: Value,
+}
+
+/// A removed argument name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reserved {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replacement: Option<String>,
+    /// Why it went, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// An old major version that keeps serving during its transition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolDeprecation {
+    pub replacement: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removal: Option<String>,
+}
+
+/// A tool that is no longer served.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RetiredTool {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replacement: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Where a transition applies, for messages: the record file and line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    pub help: String,
+}
+
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}\n  help: {}",
+            self.file, self.line, self.column, self.message, self.help
+        )
+    }
+}
+
+/// `sha256:<hex>` of the lockfile text: the revision stale-call errors name.
+pub fn revision_of(lockfile_text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let hash = Sha256::digest(lockfile_text.as_bytes());
+    let mut out = String::with_capacity(71);
+    out.push_str("sha256:");
+    for b in hash {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// The input field an entry is about: its subject, else the property its
+/// pointer names (`/inputSchema/properties/<name>[/...]`).
+pub fn entry_field(selector: &Selector) -> Option<String> {
+    let (pointer, subject) = match selector {
+        Selector::Change {
+            pointer, subject, ..
+        } => (pointer.clone(), subject.clone()),
+        Selector::Fingerprint(f) => {
+            let mut parts = f.splitn(4, ' ');
+            let _rule = parts.next();
+            let _tool = parts.next();
+            let pointer = parts.next().unwrap_or("").to_string();
+            (pointer, parts.next().map(str::to_string))
+        }
+    };
+    let from_pointer = pointer
+        .strip_prefix("/inputSchema/properties/")
+        .and_then(|rest| rest.split('/').next())
+        .map(|s| s.replace("~1", "/").replace("~0", "~"));
+    from_pointer.or(subject)
+}
+
+/// The plan for `surface` (the published surface: renames already applied
+/// to the schemas) under `record`. Problems name the record line: a rename
+/// whose new name is not a field, a default for a field that does not
+/// exist, a major version whose new tool is not published.
+pub fn derive(
+    record: &MigrationRecord,
+    surface: &Surface,
+    revision: &str,
+) -> Result<CompatPlan, Vec<PlanError>> {
+    let mut errors = vec![];
+    let mut plan = CompatPlan {
+        revision: revision.to_string(),
+        ..CompatPlan::default()
+    };
+    let err = |pos: crate::migrations::Pos, message: String, help: String| PlanError {
+        file: record.file.clone(),
+        line: pos.line,
+        column: pos.column,
+        message,
+        help,
+    };
+    for (name, tool) in &surface.tools {
+        let schema = &tool.input_schema;
+        let props: Vec<String> = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        let open = matches!(schema.get("additionalProperties"), Some(v) if v != &Value::Bool(false))
+            || schema.get("patternProperties").is_some();
+        plan.tools.insert(
+            name.clone(),
+            ToolPlan {
+                properties: props,
+                open,
+                ..ToolPlan::default()
+            },
+        );
+    }
+    for entry in &record.entries {
+        let tool = entry.selector.tool().to_string();
+        let is_tool_rule = entry.selector.rule().starts_with("tool.");
+        match &entry.transition {
+            Transition::Rename {
+                target: RenameTarget::Field,
+                from,
+                to,
+                until,
+                removal,
+            } => {
+                let Some(t) = plan.tools.get_mut(&tool) else {
+                    errors.push(err(entry.pos, format!("the rename `{from}` -> `{to}` is for tool `{tool}`, which is not published"), "fix the entry's tool, or remove the entry".into()));
+                    continue;
+                };
+                if !t.properties.contains(to) {
+                    errors.push(err(
+                        entry.pos,
+                        format!("the rename `{from}` -> `{to}`: tool `{tool}` has no field `{to}`"),
+                        format!("name the field `{to}` in the argument struct, or fix `to`"),
+                    ));
+                    continue;
+                }
+                t.properties.retain(|p| p != from);
+                let required = surface
+                    .get(&tool)
+                    .map(|tl| alias_required(&tl.input_schema, from, to))
+                    .unwrap_or(false);
+                t.aliases.push(Alias {
+                    from: from.clone(),
+                    to: to.clone(),
+                    required,
+                    until: until.map(|d| d.to_string()),
+                    removal: removal.clone(),
+                });
+            }
+            Transition::Default { field, value } => {
+                let Some(t) = plan.tools.get_mut(&tool) else {
+                    errors.push(err(
+                        entry.pos,
+                        format!("the default for `{field}` is for tool `{tool}`, which is not published"),
+                        "fix the entry's tool, or remove the entry".into(),
+                    ));
+                    continue;
+                };
+                if !t.properties.contains(field) {
+                    errors.push(err(
+                        entry.pos,
+                        format!("the default for `{field}`: tool `{tool}` has no field `{field}`"),
+                        "fix `field` to the field's name on the wire".into(),
+                    ));
+                    continue;
+                }
+                t.defaults.push(ServerDefault {
+                    field: field.clone(),
+                    value: value.clone(),
+                });
+            }
+            Transition::Removal {
+                removal,
+                replacement,
+                ..
+            } if is_tool_rule => {
+                if surface.get(&tool).is_some() {
+                    errors.push(err(
+                        entry.pos,
+                        format!("tool `{tool}` is recorded as removed but is still published"),
+                        "remove the tool's `#[mcp_contract::tool]` struct, or the entry".into(),
+                    ));
+                    continue;
+                }
+                plan.retired.insert(
+                    tool.clone(),
+                    RetiredTool {
+                        replacement: replacement.clone().or_else(|| {
+                            record.tools.get(&tool).and_then(|p| p.replacement.clone())
+                        }),
+                        note: removal.clone(),
+                    },
+                );
+            }
+            Transition::Removal {
+                removal,
+                replacement,
+                ..
+            } => {
+                let Some(field) = entry_field(&entry.selector) else {
+                    continue;
+                };
+                let Some(t) = plan.tools.get_mut(&tool) else {
+                    continue;
+                };
+                if t.properties.contains(&field) {
+                    errors.push(err(
+                        entry.pos,
+                        format!("field `{field}` of `{tool}` is recorded as removed but is still published"),
+                        format!("remove `{field}` from the argument struct, or the entry"),
+                    ));
+                    continue;
+                }
+                t.reserved.push(Reserved {
+                    name: field,
+                    replacement: replacement.clone(),
+                    note: removal.clone(),
+                });
+            }
+            Transition::MajorVersion {
+                from,
+                to,
+                deprecated,
+                until,
+                removal,
+            } => {
+                if surface.get(to).is_none() {
+                    errors.push(err(
+                        entry.pos,
+                        format!("major version `{to}` (replacing `{from}`) is not published"),
+                        format!("annotate its argument struct with `#[mcp_contract::tool(name = \"{to}\")]`"),
+                    ));
+                    continue;
+                }
+                match plan.tools.get_mut(from) {
+                    Some(t) => {
+                        t.deprecated = Some(ToolDeprecation {
+                            replacement: to.clone(),
+                            since: deprecated.map(|d| d.to_string()),
+                            until: until.map(|d| d.to_string()),
+                            removal: removal.clone(),
+                        })
+                    }
+                    None => {
+                        plan.retired.insert(
+                            from.clone(),
+                            RetiredTool {
+                                replacement: Some(to.clone()),
+                                note: removal.clone(),
+                            },
+                        );
+                    }
+                }
+            }
+            // A renamed tool no longer published under its old name: a call
+            // to the old name is stale and is told the new one.
+            Transition::Rename {
+                target: RenameTarget::Tool,
+                from,
+                to,
+                removal,
+                ..
+            } if surface.get(from).is_none() => {
+                plan.retired.insert(
+                    from.clone(),
+                    RetiredTool {
+                        replacement: Some(to.clone()),
+                        note: removal.clone(),
+                    },
+                );
+            }
+            _ => {}
+        }
+    }
+    // `[tools.NAME]` policies: a replacement names where callers go.
+    for (name, policy) in &record.tools {
+        let Some(replacement) = &policy.replacement else {
+            continue;
+        };
+        match plan.tools.get_mut(name) {
+            Some(t) if t.deprecated.is_none() && policy.deprecated.is_some() => {
+                t.deprecated = Some(ToolDeprecation {
+                    replacement: replacement.clone(),
+                    since: policy.deprecated.map(|d| d.to_string()),
+                    until: policy.until.map(|d| d.to_string()),
+                    removal: policy.removal.clone(),
+                })
+            }
+            Some(_) => {}
+            None => {
+                plan.retired
+                    .entry(name.clone())
+                    .or_insert_with(|| RetiredTool {
+                        replacement: Some(replacement.clone()),
+                        note: policy.removal.clone(),
+                    });
+            }
+        }
+    }
+    for t in plan.tools.values_mut() {
+        t.properties.sort();
+        t.properties.dedup();
+    }
+    if errors.is_empty() {
+        Ok(plan)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Whether a published schema requires one of `from` / `to` (the `anyOf`
+/// of the two `required` sets the build step writes for a required field).
+fn alias_required(schema: &Value, from: &str, to: &str) -> bool {
+    let pair = |v: &Value| {
+        v.get("anyOf").and_then(Value::as_array).is_some_and(|a| {
+            let req = |i: usize, name: &str| {
+                a.get(i)
+                    .and_then(|b| b.get("required"))
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.len() == 1 && r[0] == name)
+            };
+            a.len() == 2 && req(0, to) && req(1, from)
+        })
+    };
+    let required_plain = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|n| n == to));
+    required_plain
+        || pair(schema)
+        || schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .is_some_and(|all| all.iter().any(pair))
+}
+
+impl CompatPlan {
+    /// Parses a plan the build step wrote.
+    pub fn from_json(text: &str) -> Result<CompatPlan, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The plan as canonical JSON (what the build step writes).
+    pub fn to_json(&self) -> String {
+        let value = serde_json::to_value(self).unwrap_or(Value::Null);
+        crate::canonical::to_canonical_string(&value)
+    }
+}
