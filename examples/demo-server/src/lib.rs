@@ -5,7 +5,10 @@
 //! in `tools/mod.rs`, a route in [`server::router`].
 
 pub mod catalog;
+pub mod effects;
+pub mod revision;
 pub mod server;
+pub mod telemetry;
 pub mod tools;
 
 pub use server::DemoServer;

@@ -1,7 +1,15 @@
 //! The rmcp server: one route per tool, each published under its locked
 //! definition (`LockedTool::rmcp_route`), and a `ServerHandler` that lists
-//! and calls them.
+//! and calls them. Every call first goes through the runtime compatibility
+//! layer generated from `contracts/migrations.toml` (renamed arguments read
+//! under both names, server-applied defaults, reserved names and retired
+//! tools rejected with a structured error), so a handler only ever sees
+//! arguments in the current contract's shape.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use mcp_contract::runtime::Compat;
 use mcp_contract::LockedTool;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -14,15 +22,26 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::catalog::OrderBook;
+use crate::effects::EffectLog;
+use crate::revision;
+use crate::telemetry::DemoTelemetry;
 use crate::tools::cancel_order::{self, CancelOrderArgs};
 use crate::tools::create_order::{self, CreateOrderArgs};
 use crate::tools::get_item::{self, GetItemArgs};
 use crate::tools::search_catalog::{self, SearchArgs};
+use crate::tools::send_report::{ReportReceipt, SendReportArgs, TEAM_INBOX};
 
 /// The demo server's state.
 pub struct DemoServer {
     router: ToolRouter<DemoServer>,
     orders: OrderBook,
+    /// The compatibility layer generated from the migration record.
+    compat: Compat,
+    telemetry: Arc<DemoTelemetry>,
+    effects: EffectLog,
+    reports: AtomicU64,
+    /// A lockfile to publish instead of the current tools (see [`revision`]).
+    pinned: Option<Vec<Tool>>,
 }
 
 impl Default for DemoServer {
@@ -38,6 +57,14 @@ pub fn router() -> ToolRouter<DemoServer> {
         .with_route(GetItemArgs::rmcp_route(DemoServer::get_item))
         .with_route(CreateOrderArgs::rmcp_route(DemoServer::create_order))
         .with_route(CancelOrderArgs::rmcp_route(DemoServer::cancel_order))
+        .with_route(SendReportArgs::rmcp_route(DemoServer::send_report))
+}
+
+/// The compatibility layer `build.rs` generated for this server's contract.
+pub fn compat() -> Compat {
+    Compat::from_json(mcp_contract::compat_plan!()).unwrap_or_else(|e| {
+        panic!("demo-server was built with an unreadable compatibility plan: {e}")
+    })
 }
 
 /// A tool execution error (`isError: true`), as opposed to a protocol error.
@@ -49,10 +76,25 @@ fn tool_error(message: impl Into<String>) -> Result<CallToolResult, ErrorData> {
 
 impl DemoServer {
     pub fn new() -> Self {
+        let telemetry = Arc::new(DemoTelemetry::from_env());
         DemoServer {
             router: router(),
             orders: OrderBook::default(),
+            compat: compat().with_hook(telemetry.clone()),
+            telemetry,
+            effects: EffectLog::from_env(),
+            reports: AtomicU64::new(0),
+            pinned: revision::pinned_tools(),
         }
+    }
+
+    /// Deprecation counters so far (tool, usage key, hits).
+    pub fn deprecation_hits(&self) -> Vec<(String, String, u64)> {
+        self.telemetry.counter.snapshot()
+    }
+
+    fn next_report_id(&self) -> String {
+        format!("rep-{}", self.reports.fetch_add(1, Ordering::Relaxed) + 1)
     }
 
     fn search_catalog(
@@ -77,7 +119,13 @@ impl DemoServer {
         Parameters(args): Parameters<CreateOrderArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         match create_order::run(&self.orders, &args) {
-            Ok(done) => CreateOrderArgs::structured(&done),
+            Ok(done) => {
+                self.effects.record(
+                    "create_order",
+                    serde_json::json!({ "order_id": done.order_id, "total_cents": done.total_cents }),
+                );
+                CreateOrderArgs::structured(&done)
+            }
             Err(e) => tool_error(e),
         }
     }
@@ -87,9 +135,30 @@ impl DemoServer {
         Parameters(args): Parameters<CancelOrderArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         match cancel_order::run(&self.orders, &args) {
-            Some(done) => CancelOrderArgs::structured(&done),
+            Some(done) => {
+                self.effects.record(
+                    "cancel_order",
+                    serde_json::json!({ "order_id": done.order_id }),
+                );
+                CancelOrderArgs::structured(&done)
+            }
             None => tool_error(format!("no order with id `{}`", args.order_id)),
         }
+    }
+
+    fn send_report(
+        &self,
+        Parameters(args): Parameters<SendReportArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let receipt = ReportReceipt {
+            report_id: self.next_report_id(),
+            recipients: vec![TEAM_INBOX.to_string()],
+        };
+        self.effects.record(
+            "send_report",
+            serde_json::json!({ "report_id": receipt.report_id, "title": args.title, "sections": 1 }),
+        );
+        SendReportArgs::structured(&receipt)
     }
 }
 
@@ -108,14 +177,22 @@ impl ServerHandler for DemoServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.router.list_all()))
+        let tools = match &self.pinned {
+            Some(tools) => tools.clone(),
+            None => self.router.list_all(),
+        };
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Validation and normalization happen here, before any handler runs.
+        if let Some(rejected) = self.compat.prepare_rmcp(&mut request) {
+            return Ok(rejected.into());
+        }
         self.router
             .call(ToolCallContext::new(self, request, context))
             .await

@@ -6,3 +6,4 @@ pub mod create_order;
 pub mod get_item;
 pub mod model;
 pub mod search_catalog;
+pub mod send_report;
