@@ -144,11 +144,48 @@ pub fn run(args: Args) -> u8 {
         Format::Markdown => markdown::render(&reports),
     };
     print!("{text}");
-    match gate::overall(&reports) {
-        Status::Passed => output::OK,
-        Status::Failed => output::FAILED,
-        Status::Invalid => output::ERROR,
+    let fixtures = check_fixtures(&lockfiles, args.format == Format::Human);
+    match (gate::overall(&reports), fixtures) {
+        (Status::Invalid, _) => output::ERROR,
+        (_, Err(code)) => code,
+        (Status::Failed, _) | (_, Ok(false)) => output::FAILED,
+        (Status::Passed, Ok(true)) => output::OK,
     }
+}
+
+/// Runs `contracts/fixtures/` beside each lockfile through its published
+/// schema and the compatibility plan of its migration record
+/// (`mcp_contract::runtime::fixture_check`). The report goes to stdout in
+/// the human format, to stderr otherwise (machine formats stay parseable).
+/// `Ok(false)` when a fixture fails.
+fn check_fixtures(lockfiles: &[PathBuf], human: bool) -> Result<bool, u8> {
+    use mcp_contract::runtime::fixture_check;
+    let mut passed = true;
+    for path in lockfiles {
+        let report = fixture_check::check_contracts(path).map_err(|e| output::input_error(&e))?;
+        if report.checked == 0 {
+            continue;
+        }
+        let mut text = format!(
+            "fixtures: {} checked in {}, {} failing\n",
+            report.checked,
+            report.dir.display(),
+            report.failures.len()
+        );
+        for f in &report.failures {
+            text.push_str(&format!("error[fixture]: {f}\n"));
+        }
+        if !report.passed() {
+            text.push_str("  help: a legacy fixture that fails means a compatibility branch (alias, default, version) was removed from contracts/migrations.toml while callers may still rely on it; restore the entry, or change the fixture's expectation on purpose\n");
+        }
+        if human {
+            print!("{text}");
+        } else {
+            eprint!("{text}");
+        }
+        passed &= report.passed();
+    }
+    Ok(passed)
 }
 
 /// With `--server`, the surface the running server publishes.

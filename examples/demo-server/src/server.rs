@@ -30,6 +30,7 @@ use crate::tools::create_order::{self, CreateOrderArgs};
 use crate::tools::get_item::{self, GetItemArgs};
 use crate::tools::search_catalog::{self, SearchArgs};
 use crate::tools::send_report::{ReportReceipt, SendReportArgs, TEAM_INBOX};
+use crate::tools::send_report_v2::SendReportV2Args;
 
 /// The demo server's state.
 pub struct DemoServer {
@@ -58,6 +59,7 @@ pub fn router() -> ToolRouter<DemoServer> {
         .with_route(CreateOrderArgs::rmcp_route(DemoServer::create_order))
         .with_route(CancelOrderArgs::rmcp_route(DemoServer::cancel_order))
         .with_route(SendReportArgs::rmcp_route(DemoServer::send_report))
+        .with_route(SendReportV2Args::rmcp_route(DemoServer::send_report_v2))
 }
 
 /// The compatibility layer `build.rs` generated for this server's contract.
@@ -122,7 +124,11 @@ impl DemoServer {
             Ok(done) => {
                 self.effects.record(
                     "create_order",
-                    serde_json::json!({ "order_id": done.order_id, "total_cents": done.total_cents }),
+                    serde_json::json!({
+                        "order_id": done.order_id,
+                        "total_cents": done.total_cents,
+                        "currency": done.currency,
+                    }),
                 );
                 CreateOrderArgs::structured(&done)
             }
@@ -159,6 +165,28 @@ impl DemoServer {
             serde_json::json!({ "report_id": receipt.report_id, "title": args.title, "sections": 1 }),
         );
         SendReportArgs::structured(&receipt)
+    }
+
+    fn send_report_v2(
+        &self,
+        Parameters(args): Parameters<SendReportV2Args>,
+    ) -> Result<CallToolResult, ErrorData> {
+        if args.sections.is_empty() || args.recipients.is_empty() {
+            return tool_error("a report needs at least one section and one recipient");
+        }
+        let receipt = ReportReceipt {
+            report_id: self.next_report_id(),
+            recipients: args.recipients,
+        };
+        self.effects.record(
+            "send_report_v2",
+            serde_json::json!({
+                "report_id": receipt.report_id,
+                "title": args.title,
+                "sections": args.sections.len(),
+            }),
+        );
+        SendReportV2Args::structured(&receipt)
     }
 }
 

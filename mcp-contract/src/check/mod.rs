@@ -180,7 +180,9 @@ pub fn run(input: CheckInput) -> CheckOutcome {
             .baseline_record
             .as_ref()
             .is_some_and(|b| b.entries.iter().any(|e| e.selector == entry.selector));
-        if !matched[i] && !carried {
+        // A rename or default the build step serves no longer shows in the diff.
+        let served = crate::runtime::served::served(entry, &input.candidate);
+        if !matched[i] && !carried && !served {
             problems.push(stale(
                 entry.pos,
                 format!(

@@ -20,8 +20,18 @@ pub struct CreateOrderArgs {
     pub lines: Vec<OrderLine>,
     /// How the order reaches the customer.
     pub shipping: Shipping,
-    /// A note for the packer.
-    pub note: Option<String>,
+    /// The currency the order is priced and charged in.
+    pub currency: Currency,
+    /// Instructions for the courier or the store.
+    pub delivery_instructions: Option<String>,
+}
+
+/// A currency the shop charges in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Currency {
+    Eur,
+    Usd,
 }
 
 /// One item and how many of it.
@@ -55,8 +65,9 @@ pub struct Address {
 #[derive(Debug, Serialize)]
 pub struct OrderConfirmation {
     pub order_id: String,
-    /// Total price in euro cents.
+    /// Total price in cents of `currency`.
     pub total_cents: u64,
+    pub currency: Currency,
     pub status: OrderStatus,
 }
 
@@ -89,6 +100,7 @@ pub fn run(orders: &OrderBook, args: &CreateOrderArgs) -> Result<OrderConfirmati
     Ok(OrderConfirmation {
         order_id: orders.place(total),
         total_cents: total,
+        currency: args.currency,
         status,
     })
 }

@@ -7,3 +7,4 @@ pub mod get_item;
 pub mod model;
 pub mod search_catalog;
 pub mod send_report;
+pub mod send_report_v2;

@@ -19,7 +19,7 @@ use crate::catalog;
 #[derive(Debug, Deserialize)]
 pub struct SearchArgs {
     /// Words to look for in item titles and tags.
-    pub query: String,
+    pub search_text: String,
     /// Narrow the search down.
     pub filters: Option<Filters>,
     /// At most this many hits (default 10).
@@ -67,7 +67,7 @@ pub struct SearchResults {
 /// Runs a search over the catalog.
 pub fn run(args: &SearchArgs) -> SearchResults {
     let words: Vec<String> = args
-        .query
+        .search_text
         .split_whitespace()
         .map(str::to_lowercase)
         .collect();

@@ -1,4 +1,6 @@
 //! `send_report` (major version 1): a plain-text report to the team inbox.
+//! Deprecated for `send_report_v2` (see `contracts/migrations.toml`); it keeps
+//! serving until its removal condition.
 
 use serde::{Deserialize, Serialize};
 
