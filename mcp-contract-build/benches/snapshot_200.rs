@@ -30,8 +30,12 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
+    // BENCH_DIR keeps the generated crates and their target directory
+    // between runs (skipping the first, dependency-compiling builds).
     let scratch = tempfile::tempdir().expect("temp dir");
-    let root = scratch.path();
+    let root = std::env::var_os("BENCH_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| scratch.path().to_path_buf());
     let target = root.join("target");
     let with = root.join("bench-tools");
     let without = root.join("bench-plain");
@@ -40,14 +44,13 @@ fn main() {
 
     eprintln!("initial builds (dependencies compile once)...");
     let t = cargo_build(&with, &target);
-    eprintln!("  first build with snapshot:    {:>8.2?}", t);
+    eprintln!("  first build with snapshot:    {t:>8.2?}");
     let t = cargo_build(&without, &target);
-    eprintln!("  first build without snapshot: {:>8.2?}", t);
+    eprintln!("  first build without snapshot: {t:>8.2?}");
 
     let out_dir = root.join("out");
-    let mut script = Vec::new();
-    for _ in 0..iterations.max(3) {
-        let start = Instant::now();
+    let runs = iterations.max(3);
+    let in_process = timed(runs, || {
         let snap = Builder::new()
             .manifest_dir(&with)
             .out_dir(&out_dir)
@@ -56,9 +59,27 @@ fn main() {
             .quiet()
             .generate()
             .unwrap_or_else(|e| panic!("{e}"));
-        script.push(start.elapsed());
         assert_eq!(snap.surface.len(), TOOLS);
-    }
+    });
+    // The build script cargo compiled (dev profile), run the way cargo runs it.
+    let script_bin = find_build_script(&target, "bench-tools");
+    let as_cargo_runs_it = timed(runs, || {
+        let out = Command::new(&script_bin)
+            .current_dir(&with)
+            .env("CARGO_MANIFEST_DIR", &with)
+            .env("OUT_DIR", &out_dir)
+            .env("CARGO_PKG_NAME", "bench-tools")
+            .env("CARGO_PKG_VERSION", "0.1.0")
+            .env("MCP_CONTRACT_LOCKED", "0")
+            .env_remove("CI")
+            .output()
+            .expect("run the build script");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
 
     let mut inc_with = Vec::new();
     let mut inc_without = Vec::new();
@@ -68,22 +89,51 @@ fn main() {
         touch(&without, i);
         inc_without.push(cargo_build(&without, &target));
     }
-    let (s, w, wo) = (median(script), median(inc_with), median(inc_without));
+    let (w, wo) = (median(inc_with), median(inc_without));
     let overhead = (w.as_secs_f64() - wo.as_secs_f64()) / wo.as_secs_f64() * 100.0;
-    println!("snapshot_200: {TOOLS} tools, {iterations} iterations, medians");
+    println!("snapshot_200: {TOOLS} tools, medians of {iterations} runs");
     println!(
-        "  build-script work (Builder::generate, in-process): {:.1} ms",
-        ms(s)
+        "  build script, as cargo runs it (dev profile): {:>7.1} ms",
+        ms(as_cargo_runs_it)
     );
     println!(
-        "  incremental cargo build after touching one tool, with snapshot:    {:.0} ms",
+        "  Builder::generate in-process (bench profile): {:>7.1} ms",
+        ms(in_process)
+    );
+    println!(
+        "  incremental build after touching one tool, with snapshot:    {:>6.0} ms",
         ms(w)
     );
     println!(
-        "  incremental cargo build after touching one tool, without snapshot: {:.0} ms",
+        "  incremental build after touching one tool, without snapshot: {:>6.0} ms",
         ms(wo)
     );
     println!("  snapshot overhead on the incremental build: {overhead:+.1}%");
+}
+
+/// Median wall time of `runs` calls of `f`.
+fn timed(runs: usize, mut f: impl FnMut()) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+/// `<target>/debug/build/<package>-<hash>/build-script-build`.
+fn find_build_script(target: &Path, package: &str) -> PathBuf {
+    let prefix = format!("{package}-");
+    std::fs::read_dir(target.join("debug/build"))
+        .expect("target/debug/build")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(|e| e.path().join("build-script-build"))
+        .find(|p| p.is_file())
+        .expect("the compiled build script")
 }
 
 fn ms(d: Duration) -> f64 {
