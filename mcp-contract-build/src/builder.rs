@@ -175,11 +175,12 @@ impl Builder {
             .out_dir
             .clone()
             .or_else(|| env("OUT_DIR").map(PathBuf::from));
+        let rendered = outputs::render(&surface);
         if let Some(out_dir) = &out_dir {
-            outputs::write_entries(&surface, out_dir)?;
+            outputs::write_entries(&rendered, out_dir)?;
             compat::write_plan(&plan, out_dir)?;
         }
-        let outcome = outputs::sync_lockfile(&surface, &lock_path, &shown, &decision, &package)?;
+        let outcome = outputs::sync_lockfile(&rendered, &lock_path, &shown, &decision, &package)?;
         if let LockOutcome::Written(_) = outcome {
             outputs::settle_mtime(&lock_path, out_dir.as_deref());
         }

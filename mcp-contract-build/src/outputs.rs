@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use mcp_contract::{canonical, lockfile, Surface};
+use serde_json::Value;
 
 use crate::error::Error;
 use crate::mode::{Decision, Mode, LOCKED_ENV};
@@ -13,6 +14,36 @@ use crate::mode::{Decision, Mode, LOCKED_ENV};
 /// The subdirectory of `OUT_DIR` with one `<tool>.json` per tool (the macro
 /// reads the same path).
 pub const OUT_SUBDIR: &str = "mcp-contract";
+
+/// The surface rendered once: the lockfile's JSON value (canonical entries
+/// with digests) and its text. The `OUT_DIR` entries and the change summary
+/// are read from the value, so nothing is canonicalized or hashed twice.
+pub struct Rendered {
+    pub value: Value,
+    pub text: String,
+}
+
+/// Renders `surface` as the lockfile.
+pub fn render(surface: &Surface) -> Rendered {
+    let value = lockfile::to_value(surface);
+    let text = canonical::to_canonical_string(&value);
+    Rendered { value, text }
+}
+
+impl Rendered {
+    /// `(name, locked entry)` for every tool.
+    fn tools(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.value
+            .get("tools")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+    }
+
+    fn has_tool(&self, name: &str) -> bool {
+        self.value.get("tools").and_then(|t| t.get(name)).is_some()
+    }
+}
 
 /// What happened to the lockfile.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,27 +60,26 @@ pub enum LockOutcome {
 /// Brings the lockfile at `path` in line with `surface` according to `decision`.
 /// `shown` is the path as messages print it; `package` names the fix command.
 pub fn sync_lockfile(
-    surface: &Surface,
+    rendered: &Rendered,
     path: &Path,
     shown: &Path,
     decision: &Decision,
     package: &str,
 ) -> Result<LockOutcome, Error> {
-    let rendered = lockfile::render(surface);
+    let text = rendered.text.as_str();
     match decision.mode {
         Mode::EmbedOnly => Ok(LockOutcome::Skipped),
         Mode::Update => {
             let changes = match std::fs::read(path) {
-                Ok(bytes) if bytes == rendered.as_bytes() => return Ok(LockOutcome::Unchanged),
-                Ok(bytes) => tool_changes(&bytes, surface, shown),
+                Ok(bytes) if bytes == text.as_bytes() => return Ok(LockOutcome::Unchanged),
+                Ok(bytes) => tool_changes(&bytes, rendered),
                 Err(_) => vec!["created".to_string()],
             };
-            let written =
-                lockfile::write_if_changed(path, &rendered).map_err(|source| Error::Io {
-                    path: shown.to_path_buf(),
-                    action: "write the lockfile",
-                    source,
-                })?;
+            let written = lockfile::write_if_changed(path, text).map_err(|source| Error::Io {
+                path: shown.to_path_buf(),
+                action: "write the lockfile",
+                source,
+            })?;
             Ok(if written {
                 LockOutcome::Written(changes)
             } else {
@@ -58,11 +88,11 @@ pub fn sync_lockfile(
         }
         Mode::Verify => {
             let existing = std::fs::read(path).ok();
-            if existing.as_deref() == Some(rendered.as_bytes()) {
+            if existing.as_deref() == Some(text.as_bytes()) {
                 return Ok(LockOutcome::Unchanged);
             }
             let changes = match &existing {
-                Some(bytes) => tool_changes(bytes, surface, shown),
+                Some(bytes) => tool_changes(bytes, rendered),
                 None => Vec::new(),
             };
             Err(Error::Stale {
@@ -92,22 +122,25 @@ pub fn fix_command(package: &str, decision: &Decision, lockfile: &Path) -> Strin
 }
 
 /// `added: x` / `removed: y` / `changed: z` lines between the lockfile on
-/// disk and the sources (or one line saying the file cannot be read).
-fn tool_changes(existing: &[u8], surface: &Surface, shown: &Path) -> Vec<String> {
-    let old = match lockfile::parse(existing, &shown.display().to_string()) {
-        Ok(old) => old,
-        Err(e) => return vec![format!("unreadable: {}", e.message)],
+/// disk and the sources, by digest (the lockfile is read as plain JSON: a
+/// hand-edited or conflicted file is reported, not validated, here).
+fn tool_changes(existing: &[u8], rendered: &Rendered) -> Vec<String> {
+    let old: Value = match serde_json::from_slice(existing) {
+        Ok(v) => v,
+        Err(e) => return vec![format!("unreadable: {e}")],
     };
+    let old_tools = old.get("tools").and_then(Value::as_object);
+    let digest_of = |entry: &Value| entry.get("digest").cloned();
     let mut out = Vec::new();
-    for (name, tool) in &surface.tools {
-        match old.get(name) {
+    for (name, entry) in rendered.tools() {
+        match old_tools.and_then(|t| t.get(name)) {
             None => out.push(format!("added: {name}")),
-            Some(t) if t.digest() != tool.digest() => out.push(format!("changed: {name}")),
+            Some(o) if digest_of(o) != digest_of(entry) => out.push(format!("changed: {name}")),
             Some(_) => {}
         }
     }
-    for name in old.tools.keys() {
-        if surface.get(name).is_none() {
+    for name in old_tools.into_iter().flat_map(|t| t.keys()) {
+        if !rendered.has_tool(name) {
             out.push(format!("removed: {name}"));
         }
     }
@@ -120,7 +153,7 @@ fn tool_changes(existing: &[u8], surface: &Surface, shown: &Path) -> Vec<String>
 /// Writes `<out_dir>/mcp-contract/<tool>.json` (the published definition,
 /// canonical compact JSON) for every tool, only where the content changed,
 /// and removes entries of tools that no longer exist.
-pub fn write_entries(surface: &Surface, out_dir: &Path) -> Result<(), Error> {
+pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
     let dir = out_dir.join(OUT_SUBDIR);
     let io = |path: PathBuf, action: &'static str| {
         move |source| Error::Io {
@@ -130,21 +163,34 @@ pub fn write_entries(surface: &Surface, out_dir: &Path) -> Result<(), Error> {
         }
     };
     std::fs::create_dir_all(&dir).map_err(io(dir.clone(), "create the directory"))?;
-    for (name, tool) in &surface.tools {
+    for (name, entry) in rendered.tools() {
         let path = dir.join(format!("{name}.json"));
-        let text = canonical::to_compact_string(&tool.to_published());
+        let text = published_text(name, entry);
         lockfile::write_if_changed(&path, &text).map_err(io(path.clone(), "write"))?;
     }
     let entries = std::fs::read_dir(&dir).map_err(io(dir.clone(), "list"))?;
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
         if let Some(name) = file.strip_suffix(".json") {
-            if surface.get(name).is_none() {
+            if !rendered.has_tool(name) {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
     }
     Ok(())
+}
+
+/// A locked entry as `tools/list` publishes it (`Tool::to_published`), as
+/// compact JSON. The entry is canonical already and serde_json's map keeps
+/// keys sorted, so this is the canonical compact form without a second pass.
+fn published_text(name: &str, entry: &Value) -> String {
+    let mut published = entry.clone();
+    if let Value::Object(m) = &mut published {
+        m.remove("digest");
+        m.remove("version");
+        m.insert("name".into(), Value::String(name.to_string()));
+    }
+    published.to_string()
 }
 
 /// Gives the just-written lockfile the mtime of cargo's `invoked.timestamp`
@@ -179,4 +225,52 @@ pub fn rerun_directives(sources: &[PathBuf], lockfile: &Path) -> Vec<String> {
     lines.push("cargo:rerun-if-env-changed=CI".into());
     lines.push(format!("cargo:rerun-if-env-changed={LOCKED_ENV}"));
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_contract::Tool;
+
+    fn surface() -> Surface {
+        let mut s = Surface::new();
+        let mut t = Tool::new("search");
+        t.version = Some(2);
+        t.description = Some("Find.".into());
+        t.input_schema = serde_json::json!({"type": "object", "required": ["b", "a"],
+            "properties": {"b": {"type": "string"}, "a": {"type": "integer"}}});
+        s.insert(t);
+        s.insert(Tool::new("ping"));
+        s
+    }
+
+    #[test]
+    fn entries_are_the_published_canonical_form() {
+        let s = surface();
+        let r = render(&s);
+        assert_eq!(r.text, lockfile::render(&s));
+        for (name, entry) in r.tools() {
+            let tool = s.get(name).unwrap();
+            assert_eq!(
+                published_text(name, entry),
+                canonical::to_compact_string(&tool.to_published())
+            );
+        }
+    }
+
+    #[test]
+    fn changes_by_tool() {
+        let old = render(&surface());
+        let mut s = surface();
+        s.tools.remove("ping");
+        s.tools.get_mut("search").unwrap().description = Some("Changed.".into());
+        let mut t = Tool::new("new_tool");
+        t.title = Some("New".into());
+        s.insert(t);
+        let changes = tool_changes(old.text.as_bytes(), &render(&s));
+        assert_eq!(
+            changes,
+            ["added: new_tool", "changed: search", "removed: ping"]
+        );
+    }
 }
