@@ -85,14 +85,14 @@ impl Compat {
             message.push_str(&format!(
                 ". Your tool list is out of date: refresh it (tools/list) and rebuild the call. {NOTHING_EXECUTED}"
             ));
-            Err(StaleCall {
+            Err(Box::new(StaleCall {
                 code: ErrorCode::StaleToolSchema,
                 tool: tool.to_string(),
                 fields: vec![],
                 replacement: retired.replacement.clone(),
                 message,
                 revision: self.plan.revision.clone(),
-            })
+            }))
         } else if let Some(plan) = self.plan.tools.get(tool) {
             plan.normalize(tool, arguments, &self.plan.revision)
                 .map(|n| {
@@ -108,7 +108,7 @@ impl Compat {
             Ok(args) => Prepared::Call(args),
             Err(stale) => {
                 self.record(tool, &Usage::Rejected { code: stale.code });
-                Prepared::Reject(stale)
+                Prepared::Reject(*stale)
             }
         }
     }

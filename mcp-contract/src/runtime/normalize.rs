@@ -33,18 +33,19 @@ impl ToolPlan {
         tool: &str,
         arguments: Option<Map<String, Value>>,
         revision: &str,
-    ) -> Result<Normalized, StaleCall> {
+    ) -> Result<Normalized, Box<StaleCall>> {
         let mut args = arguments.unwrap_or_default();
         let mut usages = vec![];
-        let reject =
-            |code: ErrorCode, fields: Vec<String>, replacement, message: String| StaleCall {
+        let reject = |code: ErrorCode, fields: Vec<String>, replacement, message: String| {
+            Box::new(StaleCall {
                 code,
                 tool: tool.to_string(),
                 fields,
                 replacement,
                 message: format!("{message} {NOTHING_EXECUTED}"),
                 revision: revision.to_string(),
-            };
+            })
+        };
 
         let reserved: Vec<_> = self
             .reserved
