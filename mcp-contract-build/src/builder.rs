@@ -169,7 +169,6 @@ impl Builder {
             for line in outputs::rerun_directives(&sources, &lock_path) {
                 println!("{line}");
             }
-            println!("cargo:rerun-if-changed={}", record_path.display());
         }
         let out_dir = self
             .out_dir
@@ -183,6 +182,13 @@ impl Builder {
         let outcome = outputs::sync_lockfile(&rendered, &lock_path, &shown, &decision, &package)?;
         if let LockOutcome::Written(_) = outcome {
             outputs::settle_mtime(&lock_path, out_dir.as_deref());
+        }
+        if !self.quiet {
+            // After the lockfile is written: its directory may be new.
+            println!(
+                "cargo:rerun-if-changed={}",
+                compat::record_watch_path(&record_path, out_dir.as_deref()).display()
+            );
         }
         if let (LockOutcome::Written(changes), false) = (&outcome, self.quiet) {
             println!(

@@ -48,6 +48,30 @@ pub fn read_record(path: &Path) -> Result<MigrationRecord, Error> {
     }
 }
 
+/// What the build script watches for the record: the file when it exists;
+/// else the directory it would be created in (cargo reruns a build script
+/// on every build while a watched file is missing, so watching a record that
+/// does not exist would make every no-op build do the work again). A watched
+/// directory gets the mtime of cargo's `invoked.timestamp`, like the
+/// lockfile (see `outputs::settle_mtime`): writing the lockfile into it
+/// must not count as a change on the next build.
+pub fn record_watch_path(record: &Path, out_dir: Option<&Path>) -> std::path::PathBuf {
+    match record.parent() {
+        Some(dir) if !record.exists() && dir.is_dir() => {
+            let stamp = out_dir
+                .and_then(Path::parent)
+                .map(|d| d.join("invoked.timestamp"));
+            if let Some(started) = stamp.and_then(|s| std::fs::metadata(s).ok()?.modified().ok()) {
+                if let Ok(handle) = std::fs::File::open(dir) {
+                    let _ = handle.set_modified(started);
+                }
+            }
+            dir.to_path_buf()
+        }
+        _ => record.to_path_buf(),
+    }
+}
+
 /// Applies every transition of `record` to the published schemas in
 /// `surface` (see the module docs). `tools` are the annotated structs found
 /// in source: a `#[mcp_contract(alias = "...")]` they declare must be backed
