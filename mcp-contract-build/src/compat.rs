@@ -39,7 +39,13 @@ pub fn read_record(path: &Path) -> Result<MigrationRecord, Error> {
     let errors: Vec<String> = problems
         .iter()
         .filter(|p| p.level == Level::Error)
-        .map(|p| p.to_string())
+        .map(|p| {
+            let mut line = format!("{}:{}: {}", p.file, p.pos, p.message);
+            if let Some(help) = &p.help {
+                line.push_str(&format!("\n  help: {help}"));
+            }
+            line
+        })
         .collect();
     if errors.is_empty() {
         Ok(record)
