@@ -9,7 +9,10 @@
 //!   attribute and no build script).
 //!
 //! Run: `cargo bench -p mcp-contract-build --bench snapshot_200`
-//! (`ITERATIONS=n` to change the number of timed rebuilds; default 5).
+//! (`ITERATIONS=n` to change the number of timed rebuilds, default 5;
+//! `BENCH_OPT_BUILD=1` to build both variants with
+//! `[profile.dev.build-override] opt-level = 3`; `BENCH_DIR=path` to keep
+//! the generated crates and their target directory between runs).
 //! Not run by `cargo test`: without `--bench` it only prints how to run it.
 
 use std::path::{Path, PathBuf};
@@ -43,9 +46,9 @@ fn main() {
     generate(&without, "bench-plain", false);
 
     eprintln!("initial builds (dependencies compile once)...");
-    let t = cargo_build(&with, &target);
+    let (t, _) = cargo_build(&with, &target);
     eprintln!("  first build with snapshot:    {t:>8.2?}");
-    let t = cargo_build(&without, &target);
+    let (t, _) = cargo_build(&without, &target);
     eprintln!("  first build without snapshot: {t:>8.2?}");
 
     let out_dir = root.join("out");
@@ -81,34 +84,47 @@ fn main() {
         );
     });
 
-    let mut inc_with = Vec::new();
-    let mut inc_without = Vec::new();
+    let (mut with_wall, mut with_cpu) = (Vec::new(), Vec::new());
+    let (mut plain_wall, mut plain_cpu) = (Vec::new(), Vec::new());
     for i in 0..iterations {
         touch(&with, i);
-        inc_with.push(cargo_build(&with, &target));
+        let (w, c) = cargo_build(&with, &target);
+        with_wall.push(w);
+        with_cpu.push(c);
         touch(&without, i);
-        inc_without.push(cargo_build(&without, &target));
+        let (w, c) = cargo_build(&without, &target);
+        plain_wall.push(w);
+        plain_cpu.push(c);
     }
-    let (w, wo) = (median(inc_with), median(inc_without));
-    let overhead = (w.as_secs_f64() - wo.as_secs_f64()) / wo.as_secs_f64() * 100.0;
+    let pct =
+        |a: Duration, b: Duration| (a.as_secs_f64() - b.as_secs_f64()) / b.as_secs_f64() * 100.0;
+    let (ww, pw) = (median(with_wall), median(plain_wall));
+    let (wc, pc) = (median(with_cpu), median(plain_cpu));
     println!("snapshot_200: {TOOLS} tools, medians of {iterations} runs");
     println!(
-        "  build script, as cargo runs it (dev profile): {:>7.1} ms",
+        "  build script, as cargo runs it:               {:>7.1} ms",
         ms(as_cargo_runs_it)
     );
     println!(
         "  Builder::generate in-process (bench profile): {:>7.1} ms",
         ms(in_process)
     );
+    println!("  incremental build after touching one tool (wall / CPU):");
     println!(
-        "  incremental build after touching one tool, with snapshot:    {:>6.0} ms",
-        ms(w)
+        "    with snapshot:    {:>6.0} ms / {:>6.0} ms",
+        ms(ww),
+        ms(wc)
     );
     println!(
-        "  incremental build after touching one tool, without snapshot: {:>6.0} ms",
-        ms(wo)
+        "    without snapshot: {:>6.0} ms / {:>6.0} ms",
+        ms(pw),
+        ms(pc)
     );
-    println!("  snapshot overhead on the incremental build: {overhead:+.1}%");
+    println!(
+        "    snapshot overhead: {:+.1}% wall, {:+.1}% CPU",
+        pct(ww, pw),
+        pct(wc, pc)
+    );
 }
 
 /// Median wall time of `runs` calls of `f`.
@@ -152,8 +168,11 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-fn cargo_build(dir: &Path, target: &Path) -> Duration {
+/// Builds the package; returns (wall time, CPU time of cargo and everything
+/// it ran). CPU time is what to compare on a busy machine.
+fn cargo_build(dir: &Path, target: &Path) -> (Duration, Duration) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cpu_before = children_cpu();
     let start = Instant::now();
     let out = Command::new(cargo)
         .args(["build", "--offline", "--quiet", "--manifest-path"])
@@ -171,7 +190,24 @@ fn cargo_build(dir: &Path, target: &Path) -> Duration {
         "cargo build failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    elapsed
+    (elapsed, children_cpu().saturating_sub(cpu_before))
+}
+
+/// User + system CPU time of this process's waited-for children (Linux:
+/// `/proc/self/stat` fields 16 and 17, in clock ticks of 10 ms); zero elsewhere.
+fn children_cpu() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return Duration::ZERO;
+    };
+    // Fields after the parenthesized command name (which may contain spaces).
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let fields: Vec<u64> = rest
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    // `rest` starts at field 3 (state); cutime/cstime are fields 16/17.
+    let ticks = fields.get(13).copied().unwrap_or(0) + fields.get(14).copied().unwrap_or(0);
+    Duration::from_millis(ticks * 10)
 }
 
 /// Changes one tool's doc comment (a real contract change: its description).
@@ -196,6 +232,10 @@ fn generate(dir: &Path, name: &str, snapshot: bool) {
          mcp-contract = {{ path = \"{root}/mcp-contract\", features = [\"macros\"] }}\n\n\
          [profile.dev]\ndebug = false\n"
     );
+    if std::env::var_os("BENCH_OPT_BUILD").is_some() {
+        // Optimized build scripts and proc macros, for both variants.
+        manifest.push_str("\n[profile.dev.build-override]\nopt-level = 3\n");
+    }
     if snapshot {
         manifest.push_str(&format!(
             "\n[build-dependencies]\nmcp-contract-build = {{ path = \"{root}/mcp-contract-build\" }}\n"

@@ -15,20 +15,27 @@ pub fn expand(def: &ToolDef, mut item: syn::Item) -> TokenStream {
     }
     let ident = &def.ident;
     let name = &def.name;
-    let version = match def.version {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
-    };
+    // Items equal to the trait's defaults are left out: each generated
+    // const costs type checking in every build of a crate with many tools.
+    let version = def.version.map(
+        |v| quote!(const VERSION: ::core::option::Option<u64> = ::core::option::Option::Some(#v);),
+    );
     let file = format!("/{OUT_SUBDIR}/{name}.json");
     let entry = quote_spanned! {def.name_span=>
         ::core::include_str!(::core::concat!(::core::env!("OUT_DIR"), #file))
     };
-    let aliases = def.aliases.iter().map(|a| {
-        let alias = &a.alias;
-        let field = a.field.to_string();
-        quote!((#alias, #field))
+    let aliases = (!def.aliases.is_empty()).then(|| {
+        let pairs = def.aliases.iter().map(|a| {
+            let alias = &a.alias;
+            let field = a.field.to_string();
+            quote!((#alias, #field))
+        });
+        quote!(const ALIASES: &'static [(&'static str, &'static str)] = &[#(#pairs),*];)
     });
-    let reserved = &def.reserved;
+    let reserved = (!def.reserved.is_empty()).then(|| {
+        let names = &def.reserved;
+        quote!(const RESERVED: &'static [&'static str] = &[#(#names),*];)
+    });
     let output = match &def.output {
         Some(ty) => quote!(#ty),
         None => quote!(()),
@@ -38,10 +45,12 @@ pub fn expand(def: &ToolDef, mut item: syn::Item) -> TokenStream {
 
         impl ::mcp_contract::__private::LockedTool for #ident {
             const NAME: &'static str = #name;
-            const VERSION: ::core::option::Option<u64> = #version;
-            const ENTRY: &'static str = #entry;
-            const ALIASES: &'static [(&'static str, &'static str)] = &[#(#aliases),*];
-            const RESERVED: &'static [&'static str] = &[#(#reserved),*];
+            fn entry() -> &'static str {
+                #entry
+            }
+            #version
+            #aliases
+            #reserved
             type Output = #output;
         }
     }

@@ -5,7 +5,7 @@
 //! The build step (`mcp-contract-build`) writes each tool's published
 //! definition, exactly as locked in `contracts/mcp-contract.lock`, to
 //! `$OUT_DIR/mcp-contract/<name>.json`; the macro embeds that text as
-//! [`LockedTool::ENTRY`]. Everything here turns that one text into the
+//! [`LockedTool::entry`]. Everything here turns that one text into the
 //! tool a server publishes, so the published schema cannot differ from the
 //! locked one.
 
@@ -16,25 +16,27 @@ pub trait LockedTool {
     /// The published tool name.
     const NAME: &'static str;
     /// The contract's major version, when declared.
-    const VERSION: Option<u64>;
-    /// The published tool definition (canonical JSON) as locked.
-    const ENTRY: &'static str;
+    const VERSION: Option<u64> = None;
+    /// The published tool definition (canonical JSON) as locked. A function,
+    /// not a const: a const's value is part of the crate's metadata, which
+    /// would then be re-encoded on every build of a crate with many tools.
+    fn entry() -> &'static str;
     /// `(deprecated name, Rust field)` for every `#[mcp_contract(alias = "...")]`.
-    const ALIASES: &'static [(&'static str, &'static str)];
+    const ALIASES: &'static [(&'static str, &'static str)] = &[];
     /// Names removed from the contract that must never be accepted again.
-    const RESERVED: &'static [&'static str];
+    const RESERVED: &'static [&'static str] = &[];
     /// The structured output type (`()` when the tool declares none).
     type Output;
 
     /// The locked tool as the contract engine models it.
     fn locked_tool() -> Tool {
-        locked_tool(Self::ENTRY, Self::VERSION)
+        locked_tool(Self::entry(), Self::VERSION)
     }
 
     /// The locked tool as rmcp publishes it in `tools/list`.
     #[cfg(feature = "rmcp")]
     fn rmcp_tool() -> rmcp::model::Tool {
-        rmcp_tool(Self::ENTRY)
+        rmcp_tool(Self::entry())
     }
 
     /// An rmcp route serving `handler` under the locked definition:
@@ -88,7 +90,9 @@ mod tests {
     impl LockedTool for Fixture {
         const NAME: &'static str = "search";
         const VERSION: Option<u64> = Some(2);
-        const ENTRY: &'static str = r#"{"annotations":{"readOnlyHint":true},"description":"Find.","inputSchema":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"name":"search"}"#;
+        fn entry() -> &'static str {
+            r#"{"annotations":{"readOnlyHint":true},"description":"Find.","inputSchema":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"name":"search"}"#
+        }
         const ALIASES: &'static [(&'static str, &'static str)] = &[];
         const RESERVED: &'static [&'static str] = &[];
         type Output = ();
@@ -100,7 +104,7 @@ mod tests {
         assert_eq!(tool.name, "search");
         assert_eq!(tool.version, Some(2));
         let published = crate::canonical::to_compact_string(&tool.to_published());
-        assert_eq!(published, Fixture::ENTRY);
+        assert_eq!(published, Fixture::entry());
     }
 
     #[cfg(feature = "rmcp")]
@@ -109,6 +113,6 @@ mod tests {
         let tool = Fixture::rmcp_tool();
         let back = serde_json::to_value(&tool).unwrap();
         let back = crate::canonical::to_compact_string(&crate::canonical::canonicalize(&back));
-        assert_eq!(back, Fixture::ENTRY);
+        assert_eq!(back, Fixture::entry());
     }
 }
