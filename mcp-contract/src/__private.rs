@@ -18,8 +18,8 @@ pub trait LockedTool {
     /// The contract's major version, when declared.
     const VERSION: Option<u64> = None;
     /// The published tool definition (canonical JSON) as locked. A function,
-    /// not a const: a const's value is part of the crate's metadata, which
-    /// would then be re-encoded on every build of a crate with many tools.
+    /// not a const, so the JSON text stays out of the crate's metadata (a
+    /// const's value is encoded there for downstream const evaluation).
     fn entry() -> &'static str;
     /// `(deprecated name, Rust field)` for every `#[mcp_contract(alias = "...")]`.
     const ALIASES: &'static [(&'static str, &'static str)] = &[];
