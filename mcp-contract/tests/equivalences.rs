@@ -150,3 +150,29 @@ fn deep_but_legal_nesting_does_not_overflow() {
         .unwrap();
     assert_eq!(handle.join().unwrap(), 1);
 }
+
+#[test]
+fn the_root_only_ever_receives_objects() {
+    // `arguments` and `structuredContent` are objects by protocol: declaring
+    // `type: object` at the root (or dropping it) changes nothing callers see
+    assert!(changes(json!({}), json!({"type": "object"})).is_empty());
+    let out = diff_schema(
+        &json!({"type": "object"}),
+        &json!({}),
+        Direction::Output,
+        "t",
+    );
+    assert!(out.is_empty(), "{out:?}");
+    // one level down it does matter
+    let got = changes(
+        json!({"properties": {"a": {}}}),
+        json!({"properties": {"a": {"type": "object"}}}),
+    );
+    assert_eq!(
+        got,
+        vec![(
+            "input.type-narrowed",
+            "/inputSchema/properties/a/type".to_string()
+        )]
+    );
+}

@@ -13,11 +13,23 @@ fn fixtures_dir() -> PathBuf {
 }
 
 /// Turns one side of a fixture pair into a surface for `rule`'s namespace.
+/// A fixture schema is the schema of one field, `v`, of the arguments (or
+/// of the structured result): MCP only ever sends objects at the root.
+fn field(v: &Value) -> Value {
+    let mut inner = v.clone();
+    let defs = inner.as_object_mut().and_then(|m| m.remove("$defs"));
+    let mut root = json!({"type": "object", "properties": {"v": inner}});
+    if let Some(defs) = defs {
+        root["$defs"] = defs;
+    }
+    root
+}
+
 fn side(rule: &str, v: &Value) -> Surface {
     let value = if rule.starts_with("input.") {
-        json!([{"name": "t", "inputSchema": v}])
+        json!([{"name": "t", "inputSchema": field(v)}])
     } else if rule.starts_with("output.") {
-        json!([{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": v}])
+        json!([{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": field(v)}])
     } else {
         v.clone()
     };

@@ -514,7 +514,20 @@ static COUNTEREXAMPLE_PAIRS: AtomicUsize = AtomicUsize::new(0);
 static SAID_BREAKING: AtomicUsize = AtomicUsize::new(0);
 static SAID_BREAKING_CONFIRMED: AtomicUsize = AtomicUsize::new(0);
 
+/// MCP arguments are always an object: the generated schema becomes the
+/// property `v` of an object root (its `$defs` move up with it).
+fn as_arguments(schema: &Value) -> Value {
+    let mut inner = schema.clone();
+    let defs = inner.as_object_mut().and_then(|m| m.remove("$defs"));
+    let mut root = json!({"type": "object", "properties": {"v": inner}, "required": ["v"]});
+    if let Some(defs) = defs {
+        root["$defs"] = defs;
+    }
+    root
+}
+
 fn check_pair(old: &Value, new: &Value, seed: u64) -> Result<(), TestCaseError> {
+    let (old, new) = (&as_arguments(old), &as_arguments(new));
     let (Ok(vo), Ok(vn)) = (
         jsonschema::validator_for(old),
         jsonschema::validator_for(new),
@@ -529,7 +542,7 @@ fn check_pair(old: &Value, new: &Value, seed: u64) -> Result<(), TestCaseError> 
     let mut rng = Rng(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut counterexample = None;
     for _ in 0..INSTANCES_PER_PAIR {
-        let inst = instance(old, old, &mut rng, 0);
+        let inst = json!({"v": instance(&old["properties"]["v"], old, &mut rng, 0)});
         INSTANCES.fetch_add(1, Ordering::Relaxed);
         if vo.is_valid(&inst) && !vn.is_valid(&inst) {
             counterexample = Some(inst);

@@ -63,7 +63,12 @@ pub(crate) fn compare_types_and_values(
     ptr: &str,
     flip: bool,
 ) -> TypeSet {
-    let (to, tn) = (effective_types(so), effective_types(sn));
+    let (mut to, mut tn) = (effective_types(so), effective_types(sn));
+    if ptr == cx.root_ptr {
+        // `arguments` and `structuredContent` are objects by protocol
+        to = to.intersect(TypeSet::OBJECT);
+        tn = tn.intersect(TypeSet::OBJECT);
+    }
     let place = label::describe(ptr, cx.dir);
     let lost = to.minus(tn);
     let gained = tn.minus(to);

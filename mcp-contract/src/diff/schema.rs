@@ -60,6 +60,9 @@ pub(crate) struct Cx<'a> {
     visited: HashSet<(String, String, bool)>,
     pub out: Vec<Change>,
     depth: usize,
+    /// Pointer of the schema root: MCP arguments and structured results are
+    /// always JSON objects, so only object values count there.
+    pub root_ptr: String,
     /// Declarations of the old alternatives, handed to the next node compared.
     pub pending_decls: Option<Decls>,
     /// Declarations of the old alternatives of the node being compared.
@@ -80,6 +83,7 @@ pub(crate) fn compare_schemas(
     let old = default_null(old);
     let new = default_null(new);
     let mut cx = Cx::new(old, new, dir, tool);
+    cx.root_ptr = prefix.to_string();
     cx.cmp(old, new, prefix, false);
     // Alternatives compared branch by branch can report the same sibling
     // change once per branch: keep the first.
@@ -112,6 +116,7 @@ impl<'a> Cx<'a> {
             depth: 0,
             pending_decls: None,
             level_decls: None,
+            root_ptr: String::new(),
         }
     }
 
@@ -128,6 +133,7 @@ impl<'a> Cx<'a> {
             depth: self.depth,
             pending_decls: None,
             level_decls: None,
+            root_ptr: self.root_ptr.clone(),
         }
     }
 
