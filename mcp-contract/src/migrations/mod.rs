@@ -62,12 +62,13 @@ mod model;
 mod parse;
 mod suggest;
 
+pub use crate::suggest::did_you_mean;
 pub use date::Date;
 pub use model::{
     Entry, Level, MigrationRecord, Pos, Problem, ProblemKind, RenameTarget, Selector, ToolPolicy,
     Transition,
 };
-pub use parse::{did_you_mean, parse, read, toml_to_json, RECORD_VERSION};
+pub use parse::{parse, read, toml_to_json, RECORD_VERSION};
 pub use suggest::{json_to_toml, suggest_entry, toml_string};
 
 /// The record's file name, beside the lockfile.

@@ -4,6 +4,7 @@
 //! transitions, duplicate entries) is collected with its line and column,
 //! cargo-deny style, instead of stopping at the first.
 
+use crate::suggest::did_you_mean;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -638,30 +639,6 @@ fn value_to_json(v: &toml_edit::Value) -> Value {
                 .collect(),
         ),
     }
-}
-
-/// The closest allowed word within a small edit distance.
-pub fn did_you_mean<'a>(word: &str, allowed: &[&'a str]) -> Option<&'a str> {
-    allowed
-        .iter()
-        .map(|a| (edit_distance(word, a), *a))
-        .filter(|(d, a)| *d <= 2.max(a.len() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, a)| a)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// Byte offset -> 1-based line and column (in characters).
