@@ -11,6 +11,13 @@ pub const FAILED: u8 = 1;
 /// Exit status: usage or input error.
 pub const ERROR: u8 = 2;
 
+/// `--format` of the commands that print for people or for machines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
     Auto,

@@ -4,13 +4,7 @@ use std::path::PathBuf;
 
 use mcp_contract::{diff_surfaces, load, report};
 
-use crate::output::{self, ColorChoice};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Human,
-    Json,
-}
+use crate::output::{self, ColorChoice, Format};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -6,13 +6,7 @@ use std::path::PathBuf;
 use mcp_contract::git::Repo;
 use mcp_contract::{history, lockfile, migrations, report};
 
-use crate::output;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Human,
-    Json,
-}
+use crate::output::{self, Format};
 
 #[derive(clap::Args)]
 pub struct Args {
