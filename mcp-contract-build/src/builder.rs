@@ -163,7 +163,8 @@ impl Builder {
             &record,
             &found_tools.iter().collect::<Vec<_>>(),
         )?;
-        let plan = compat::plan(&surface, &record)?;
+        let rendered = outputs::render(&surface);
+        let plan = compat::plan(&surface, &record, &rendered.text)?;
 
         if !self.quiet {
             for line in outputs::rerun_directives(&sources, &lock_path) {
@@ -174,7 +175,6 @@ impl Builder {
             .out_dir
             .clone()
             .or_else(|| env("OUT_DIR").map(PathBuf::from));
-        let rendered = outputs::render(&surface);
         if let Some(out_dir) = &out_dir {
             outputs::write_entries(&rendered, out_dir)?;
             compat::write_plan(&plan, out_dir)?;

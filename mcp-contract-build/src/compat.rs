@@ -171,9 +171,14 @@ pub fn apply(
 }
 
 /// The runtime plan for the rewritten `surface`, tagged with the revision
-/// of the lockfile it renders to.
-pub fn plan(surface: &Surface, record: &MigrationRecord) -> Result<CompatPlan, Error> {
-    let revision = plan::revision_of(&lockfile::render(surface));
+/// of `lockfile_text`, the lockfile `surface` renders to (rendered once by
+/// the caller: rendering 200 tools is a third of the build step).
+pub fn plan(
+    surface: &Surface,
+    record: &MigrationRecord,
+    lockfile_text: &str,
+) -> Result<CompatPlan, Error> {
+    let revision = plan::revision_of(lockfile_text);
     plan::derive(record, surface, &revision).map_err(|errs| Error::Record {
         problems: errs.iter().map(|e| e.to_string()).collect(),
     })

@@ -24,12 +24,22 @@ mod validate;
 /// ```
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    let item = match parse::parse(item.into()) {
+    let (args, item): (proc_macro2::TokenStream, proc_macro2::TokenStream) =
+        (args.into(), item.into());
+    // The common shape needs neither a parse nor a re-print of the item
+    // (see `mcp_contract_syntax::quick_tool_def`); anything else, and every
+    // error, goes through the full check.
+    if let Some(def) = mcp_contract_syntax::quick_tool_def(args.clone(), &item) {
+        if let Ok(entry) = validate::snapshotted(&def.name, def.name_span) {
+            return expand::expand_quick(&def, entry, item).into();
+        }
+    }
+    let item = match parse::parse(item) {
         Ok(item) => item,
         Err(e) => return e.to_compile_error().into(),
     };
-    match validate::validate(args.into(), &item) {
-        Ok(def) => expand::expand(&def, item),
+    match validate::validate(args, &item) {
+        Ok((def, entry)) => expand::expand(&def, entry, item),
         Err(e) => expand::with_error(e, item),
     }
     .into()

@@ -6,32 +6,38 @@
 use std::path::PathBuf;
 
 use mcp_contract_syntax::ToolDef;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 
 /// The directory under `OUT_DIR` where the build step writes one
 /// `<tool name>.json` per tool (must match `mcp-contract-build`).
 pub const OUT_SUBDIR: &str = "mcp-contract";
 
-pub fn validate(args: TokenStream, item: &syn::Item) -> syn::Result<ToolDef> {
+/// The checked definition and the entry the build step wrote for it.
+pub fn validate(args: TokenStream, item: &syn::Item) -> syn::Result<(ToolDef, PathBuf)> {
     let def = mcp_contract_syntax::tool_def(args, item)?;
+    let entry = snapshotted(&def.name, def.name_span)?;
+    Ok((def, entry))
+}
+
+/// The tool's entry in `OUT_DIR` (absolute), if the build step wrote it.
+pub fn snapshotted(name: &str, span: Span) -> syn::Result<PathBuf> {
     let Some(out_dir) = std::env::var_os("OUT_DIR") else {
         return Err(syn::Error::new(
-            def.name_span,
+            span,
             "no build script: add `build.rs` with `fn main() { mcp_contract_build::snapshot() }`",
         ));
     };
     let entry = PathBuf::from(out_dir)
         .join(OUT_SUBDIR)
-        .join(format!("{}.json", def.name));
+        .join(format!("{name}.json"));
     if !entry.is_file() {
         return Err(syn::Error::new(
-            def.name_span,
+            span,
             format!(
-                "tool `{}` was not snapshotted: call `mcp_contract_build::snapshot()` from build.rs \
-                 and keep this attribute spelled `#[mcp_contract::tool(...)]` in a module the crate root declares",
-                def.name
+                "tool `{name}` was not snapshotted: call `mcp_contract_build::snapshot()` from build.rs \
+                 and keep this attribute spelled `#[mcp_contract::tool(...)]` in a module the crate root declares"
             ),
         ));
     }
-    Ok(def)
+    Ok(entry)
 }

@@ -32,7 +32,10 @@ pub fn to_value(surface: &Surface) -> Value {
     for (name, tool) in &surface.tools {
         let mut entry = tool.to_entry();
         if let Value::Object(m) = &mut entry {
-            m.insert("digest".into(), Value::String(tool.digest()));
+            // `Tool::digest` of the entry already built (it is canonical):
+            // not a second canonicalization per tool.
+            let digest = digest_of_entry(m);
+            m.insert("digest".into(), Value::String(digest));
         }
         tools.insert(name.clone(), entry);
     }
