@@ -269,3 +269,86 @@ fn ci_mode_refuses_to_write_and_prints_the_fix() {
     );
     assert!(!dir.join(LOCK).exists());
 }
+
+/// Whether `needle` occurs anywhere in `v` (as `v` itself or nested).
+fn contains_value(v: &Value, needle: &Value) -> bool {
+    v == needle
+        || match v {
+            Value::Object(m) => m.values().any(|x| contains_value(x, needle)),
+            Value::Array(a) => a.iter().any(|x| contains_value(x, needle)),
+            _ => false,
+        }
+}
+
+#[test]
+fn escape_hatch_the_help_recommends_compiles_and_is_locked() {
+    let _guard = serial();
+    let dir = scratch().join("escape-hatch/tiny-server");
+    copy_fixture(&dir);
+    let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), format!("{lib}pub mod hatch;\n")).unwrap();
+    let hatch = r##"//! Types the build step cannot derive a schema for.
+use std::sync::mpsc::{Receiver, Sender};
+
+/// Redeem a token.
+#[mcp_contract::tool(name = "redeem")]
+pub struct RedeemArgs {
+    pub token: Token,
+    pub window: Window,
+}
+
+/// An opaque token.
+/*TOKEN*/
+pub struct Token(Sender<u8>);
+
+/// When to redeem it.
+#[mcp_contract::schema]
+pub struct Window {
+    #[mcp_contract(schema = r#"{"type": "string", "format": "duration"}"#)]
+    pub length: Receiver<u64>,
+    pub label: String,
+}
+"##;
+    std::fs::write(dir.join("src/hatch.rs"), hatch).unwrap();
+
+    // Without the escape hatch: a build error whose help names the spellings.
+    let out = cargo_build(&dir, &shared_target(), &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "an opaque type was derived:\n{stderr}"
+    );
+    assert!(stderr.contains("src/hatch.rs"), "{stderr}");
+    assert!(
+        stderr.contains("`#[mcp_contract::schema(r#\"{ ... }\"#)]` on the type's definition"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`#[mcp_contract(schema = r#\"{ ... }\"#)]` on the field"),
+        "{stderr}"
+    );
+
+    // With the type-level spelling the help gives: it compiles and is locked.
+    edit(
+        &dir,
+        "src/hatch.rs",
+        "/*TOKEN*/",
+        r##"#[mcp_contract::schema(r#"{"type": "string", "pattern": "^tok_[a-z0-9]+$"}"#)]"##,
+    );
+    build_ok(&dir, &shared_target());
+    let input = &tool_entry(&read_lock(&dir), "redeem")["inputSchema"];
+    let token = serde_json::json!({"type": "string", "pattern": "^tok_[a-z0-9]+$"});
+    let length = serde_json::json!({"type": "string", "format": "duration"});
+    assert!(
+        contains_value(input, &token),
+        "token schema not locked: {input}"
+    );
+    assert!(
+        contains_value(input, &length),
+        "field schema not locked: {input}"
+    );
+    assert!(
+        contains_value(input, &serde_json::json!({"type": "string"})),
+        "the `label` field is derived as usual: {input}"
+    );
+}

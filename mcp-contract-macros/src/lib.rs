@@ -12,6 +12,7 @@ use proc_macro::TokenStream;
 
 mod expand;
 mod parse;
+mod schema_attr;
 mod validate;
 
 /// Marks the argument struct of an MCP tool. See the crate docs of
@@ -43,4 +44,29 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => expand::with_error(e, item),
     }
     .into()
+}
+
+/// The derivation escape hatch, for a struct or enum whose JSON Schema the
+/// build step cannot derive from source (a foreign type it does not know, a
+/// hand-written `Deserialize`...). Generates nothing: the build step reads it.
+///
+/// ```text
+/// #[mcp_contract::schema(r#"{"type": "string", "pattern": "^tok_[a-z0-9]+$"}"#)]
+/// pub struct Token(Opaque);            // this schema, verbatim
+///
+/// #[mcp_contract::schema]
+/// pub struct Window {                  // derived, except the marked field
+///     #[mcp_contract(schema = r#"{"type": "string", "format": "duration"}"#)]
+///     pub length: Foreign,
+/// }
+/// ```
+///
+/// With an argument, the type's schema is that JSON text. With or without
+/// one, the type's fields may carry `#[mcp_contract(schema = "...")]` (as a
+/// tool's argument struct's fields may), which this attribute removes.
+/// Write the path out (`mcp_contract::schema`): the build step finds the
+/// attribute by it.
+#[proc_macro_attribute]
+pub fn schema(args: TokenStream, item: TokenStream) -> TokenStream {
+    schema_attr::expand(args.into(), item.into()).into()
 }

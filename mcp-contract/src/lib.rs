@@ -31,6 +31,10 @@ pub mod suggest;
 #[doc(hidden)]
 pub mod __private;
 
+/// `#[mcp_contract::schema(r#"{...}"#)]`: a type's JSON Schema given verbatim
+/// to the build step, and `#[mcp_contract(schema = ...)]` allowed on its fields (feature `macros`).
+#[cfg(feature = "macros")]
+pub use mcp_contract_macros::schema;
 /// `#[mcp_contract::tool(...)]`: marks an MCP tool's argument struct (feature `macros`).
 #[cfg(feature = "macros")]
 pub use mcp_contract_macros::tool;

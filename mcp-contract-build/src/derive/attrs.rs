@@ -620,22 +620,55 @@ fn with_attr(src: &Sources, what: &str, allow_serde: bool) -> PResult<Option<Wit
     Ok(None)
 }
 
+/// The verbatim schema of a type (`#[mcp_contract::schema(r#"..."#)]` on
+/// its definition, or `#[mcp_contract(schema = "...")]` on a tool's argument
+/// struct) or of a field (`#[mcp_contract(schema = "...")]`).
 fn schema_override(attrs: &[Attribute], what: &str) -> PResult<Option<Value>> {
+    for attr in attrs.iter().filter(|a| is_schema_macro(a)) {
+        // `#[mcp_contract::schema]` without an argument only enables the
+        // field attributes.
+        if let Meta::List(list) = &attr.meta {
+            let text: syn::LitStr = syn::parse2(list.tokens.clone()).map_err(|e| {
+                problem(what, format!("cannot read `#[mcp_contract::schema(...)]`: {e}"))
+                    .with_help("give the schema as one string literal: `#[mcp_contract::schema(r#\"{\"type\": \"string\"}\"#)]`")
+            })?;
+            return verbatim_schema(&text.value(), what, "#[mcp_contract::schema(...)]").map(Some);
+        }
+    }
     for meta in parse_metas(attrs, "mcp_contract", what)? {
         if meta_ident(&meta) == "schema" {
             let text = name_value_str(&meta, what)?;
-            let value: Value = serde_json::from_str(&text).map_err(|e| {
-                Problem::new(what, format!("`#[mcp_contract(schema = ...)]` is not valid JSON: {e}"))
-                    .with_help("write the schema as a JSON object, e.g. `#[mcp_contract(schema = r#\"{\"type\": \"string\"}\"#)]`")
-            })?;
-            if !value.is_object() && !value.is_boolean() {
-                return Err(Problem::new(what, "`#[mcp_contract(schema = ...)]` must be a JSON object or boolean")
-                    .with_help("write the schema as a JSON object, e.g. `#[mcp_contract(schema = r#\"{\"type\": \"string\"}\"#)]`"));
-            }
-            return Ok(Some(value));
+            return verbatim_schema(&text, what, "#[mcp_contract(schema = ...)]").map(Some);
         }
     }
     Ok(None)
+}
+
+/// `#[mcp_contract::schema(...)]`, the escape-hatch attribute on a type
+/// (spelled out, like `#[mcp_contract::tool]`: the build step reads source).
+fn is_schema_macro(attr: &Attribute) -> bool {
+    let segments: Vec<String> = attr
+        .path()
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    segments == ["mcp_contract", "schema"]
+}
+
+fn verbatim_schema(text: &str, what: &str, spelling: &str) -> PResult<Value> {
+    let help = "write the schema as a JSON object, e.g. `r#\"{\"type\": \"string\"}\"#`";
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        Problem::new(what, format!("`{spelling}` is not valid JSON: {e}")).with_help(help)
+    })?;
+    if !value.is_object() && !value.is_boolean() {
+        return Err(Problem::new(
+            what,
+            format!("`{spelling}` must be a JSON object or boolean"),
+        )
+        .with_help(help));
+    }
+    Ok(value)
 }
 
 impl ContainerAttrs {

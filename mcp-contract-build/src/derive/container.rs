@@ -52,8 +52,9 @@ fn schema_with_problem(what: &str, f: &str) -> Problem {
         format!("`schema_with = \"{f}\"` runs a function at run time; its result cannot be known from source"),
     )
     .with_help(format!(
-        "replace it with `#[schemars(with = \"SomeType\")]`, or give the schema verbatim with {}",
-        super::error::SCHEMA_OVERRIDE_ATTRIBUTE
+        "replace it with `#[schemars(with = \"SomeType\")]`, or give the schema verbatim with {} or {}",
+        super::error::field_override_help(),
+        super::error::type_override_help()
     ))
 }
 
@@ -185,8 +186,8 @@ impl<'a> Gen<'a> {
                 "the type implements `JsonSchema` by hand; that code cannot be run from source",
             )
             .with_help(format!(
-                "derive `JsonSchema` instead, or give the schema verbatim with {} on the type",
-                super::error::SCHEMA_OVERRIDE_ATTRIBUTE
+                "derive `JsonSchema` instead, or give the schema verbatim with {}",
+                super::error::type_override_help()
             ))
             .at(&scope.file, ident_line));
         }
@@ -435,7 +436,7 @@ impl<'a> Gen<'a> {
             )
             .with_help(format!(
                 "give the field's schema verbatim with {}",
-                super::error::SCHEMA_OVERRIDE_ATTRIBUTE
+                super::error::field_override_help()
             ))));
         }
         let value = match &f.attrs.default {

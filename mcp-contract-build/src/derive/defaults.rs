@@ -11,7 +11,7 @@ use syn::{Expr, Lit, Token};
 
 use super::attrs::TagType;
 use super::builtin::Prim;
-use super::error::{PResult, Problem, SCHEMA_OVERRIDE_ATTRIBUTE};
+use super::error::{field_override_help, PResult, Problem};
 use super::gen::{Adt, Gen, Ty};
 use super::index::{ItemLoc, Ns, Target};
 use super::resolve::{line_of, type_text, Scope};
@@ -19,7 +19,8 @@ use super::resolve::{line_of, type_text, Scope};
 fn cannot(expr: &impl quote::ToTokens, why: &str) -> Problem {
     Problem::new(type_text(expr), format!("cannot compute this value from source: {why}")).with_help(format!(
         "use a literal or a simple constructor (`\"text\".to_string()`, `vec![..]`, `Some(..)`, a `const`, \
-         a function whose body is one such expression), or give the field's schema verbatim with {SCHEMA_OVERRIDE_ATTRIBUTE}"
+         a function whose body is one such expression), or give the field's schema verbatim with {}",
+        field_override_help()
     ))
 }
 
@@ -235,7 +236,8 @@ impl Gen<'_> {
                 .with_help(format!(
                     "use `Option::is_none`, `Vec::is_empty`, `String::is_empty`, `std::ops::Not::not` or a \
                      one-expression function such as `fn is_false(b: &bool) -> bool {{ !*b }}`, \
-                     or give the field's schema verbatim with {SCHEMA_OVERRIDE_ATTRIBUTE}"
+                     or give the field's schema verbatim with {}",
+                    field_override_help()
                 ))
         };
         let segs: Vec<String> = path.split("::").map(|s| s.trim().to_string()).collect();

@@ -4,9 +4,31 @@
 use std::fmt;
 use std::path::PathBuf;
 
-/// The attribute a user adds to a field (or a type) whose schema cannot be
-/// derived from its source: the JSON Schema is then taken verbatim.
+/// The attribute a user adds to a field whose schema cannot be derived from
+/// its source: the JSON Schema is then taken verbatim. It compiles on a field
+/// of a tool's argument struct (`#[mcp_contract::tool]` removes it) and on a
+/// field of any type marked [`TYPE_SCHEMA_ATTRIBUTE`] (with or without its
+/// argument; `#[mcp_contract::schema]` removes it too).
 pub const SCHEMA_OVERRIDE_ATTRIBUTE: &str = "#[mcp_contract(schema = r#\"{ ... }\"#)]";
+
+/// The attribute a user adds to a struct or enum whose schema cannot be
+/// derived from its source (`mcp_contract::schema`, an attribute macro that
+/// leaves the type as written): its JSON Schema is then taken verbatim.
+pub const TYPE_SCHEMA_ATTRIBUTE: &str = "#[mcp_contract::schema(r#\"{ ... }\"#)]";
+
+/// "`<field attribute>` on the field", with what makes it compile outside a
+/// tool's argument struct.
+pub(crate) fn field_override_help() -> String {
+    format!(
+        "`{SCHEMA_OVERRIDE_ATTRIBUTE}` on the field (when the field is not in a tool's argument \
+         struct, also put `#[mcp_contract::schema]` on the type that declares it)"
+    )
+}
+
+/// "`<type attribute>` on the type's definition".
+pub(crate) fn type_override_help() -> String {
+    format!("`{TYPE_SCHEMA_ATTRIBUTE}` on the type's definition")
+}
 
 /// A type the generator cannot turn into a schema.
 ///
@@ -45,9 +67,11 @@ impl std::error::Error for DeriveError {}
 /// The help text shared by every "this type is not understood" error.
 pub(crate) fn escape_hatch_help() -> String {
     format!(
-        "name a type the generator understands with `#[schemars(with = \"OtherType\")]` \
-         (e.g. `String`), or give the JSON Schema verbatim with {SCHEMA_OVERRIDE_ATTRIBUTE} \
-         on the field or on the type's definition"
+        "give the JSON Schema verbatim with {}, or with {}; or, on a type that derives \
+         `schemars::JsonSchema`, name a type the generator understands with \
+         `#[schemars(with = \"OtherType\")]` (e.g. `String`)",
+        field_override_help(),
+        type_override_help()
     )
 }
 

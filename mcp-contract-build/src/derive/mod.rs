@@ -10,10 +10,13 @@
 //! [`input_schema_for`] and [`output_schema_for`] reproduce exactly that;
 //! [`schema_for`] is the untouched root schema (`$schema` and `title` kept).
 //!
-//! The escape hatch for a type the generator cannot read is
-//! `#[mcp_contract(schema = r#"{...}"#)]` on the field (or on the type's
-//! definition): that JSON is used verbatim. `#[schemars(with = "Type")]`
-//! works as in schemars.
+//! The escape hatch for a type the generator cannot read is a verbatim JSON
+//! Schema: `#[mcp_contract::schema(r#"{...}"#)]` on the type's definition
+//! (any struct or enum; the attribute macro leaves the type as written), or
+//! `#[mcp_contract(schema = r#"{...}"#)]` on a field (it compiles in a tool's
+//! argument struct, and in any type marked `#[mcp_contract::schema]`).
+//! `#[schemars(with = "Type")]` works as in schemars (on types that derive
+//! `JsonSchema`, where it compiles).
 
 mod attrs;
 mod builtin;
@@ -32,7 +35,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-pub use error::{DeriveError, SCHEMA_OVERRIDE_ATTRIBUTE};
+pub use error::{DeriveError, SCHEMA_OVERRIDE_ATTRIBUTE, TYPE_SCHEMA_ATTRIBUTE};
 pub use files::{module_files, ModuleFile};
 pub use index::TypeIndex;
 
