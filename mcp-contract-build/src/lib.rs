@@ -32,3 +32,38 @@ pub use outputs::LockOutcome;
 pub fn snapshot() {
     Builder::new().run();
 }
+
+/// Outside a build script (e.g. `cargo mcp-contract check -p PKG`): is the
+/// lockfile of the package in `manifest_dir` exactly what its build step
+/// would write from the current sources and migration record? Writes
+/// nothing; a stale or missing lockfile is [`Error::Stale`] with the fix.
+pub fn verify_fresh(
+    manifest_dir: &std::path::Path,
+    package: &str,
+    lockfile: &std::path::Path,
+) -> Result<(), Error> {
+    let relative = lockfile.strip_prefix(manifest_dir).unwrap_or(lockfile);
+    Builder::new()
+        .manifest_dir(manifest_dir)
+        .package(package)
+        .lockfile(relative)
+        .mode(Mode::Verify)
+        .quiet()
+        .generate()
+        .map(|_| ())
+        .map_err(|e| match e {
+            Error::Stale {
+                missing,
+                changes,
+                fix,
+                ..
+            } => Error::Stale {
+                lockfile: lockfile.to_path_buf(),
+                reason: "the check only verifies it",
+                missing,
+                changes,
+                fix,
+            },
+            other => other,
+        })
+}

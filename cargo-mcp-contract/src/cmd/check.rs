@@ -83,9 +83,12 @@ pub fn run(args: Args) -> u8 {
                 return output::ERROR;
             }
             Ok(found) => {
-                for p in &found {
-                    if let Some(w) = packages::staleness_warning(p) {
-                        eprintln!("warning: {w}");
+                // A package whose build step writes its lockfile: the candidate
+                // must be what the sources say now, or the gate judges the past.
+                for p in found.iter().filter(|p| p.uses_build_step) {
+                    if let Err(e) = mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile) {
+                        eprintln!("error: {e}");
+                        return output::ERROR;
                     }
                 }
                 found.into_iter().map(|p| p.lockfile).collect()
