@@ -9,13 +9,7 @@ use crate::check::Status;
 use crate::migrations::Level;
 use crate::rules::Severity;
 
-fn paint(on: bool, code: &str, s: &str) -> String {
-    if on {
-        format!("\x1b[{code}m{s}\x1b[0m")
-    } else {
-        s.to_string()
-    }
-}
+use super::human::{paint, write_diagnostic_head};
 
 /// Renders one or more check reports.
 pub fn render(reports: &[GateReport<'_>], color: bool) -> String {
@@ -45,20 +39,8 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
     let failing: Vec<_> = o.failing().collect();
     for g in &failing {
         let c = &g.change;
-        let _ = writeln!(
-            out,
-            "{}: {}",
-            paint(color, "1;31", &format!("error[{}]", c.rule)),
-            c.message
-        );
-        let _ = writeln!(
-            out,
-            "  --> {}:{} ({} {})",
-            r.lockfile,
-            r.line(g),
-            c.tool,
-            c.pointer
-        );
+        let place = format!("{}:{} ({} {})", r.lockfile, r.line(g), c.tool, c.pointer);
+        write_diagnostic_head(out, color, ("error", "1;31"), c, &place);
         if let Some(h) = &c.hint {
             let _ = writeln!(out, "  = hint: {h}");
         }
@@ -74,20 +56,8 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
     }
     for g in o.changes.iter().filter(|g| g.acknowledged_by.is_some()) {
         let c = &g.change;
-        let _ = writeln!(
-            out,
-            "{}: {}",
-            paint(color, "1;32", &format!("acknowledged[{}]", c.rule)),
-            c.message
-        );
-        let _ = writeln!(
-            out,
-            "  --> {}:{} ({} {})",
-            r.lockfile,
-            r.line(g),
-            c.tool,
-            c.pointer
-        );
+        let place = format!("{}:{} ({} {})", r.lockfile, r.line(g), c.tool, c.pointer);
+        write_diagnostic_head(out, color, ("acknowledged", "1;32"), c, &place);
         if let Some(e) = r.entry(g) {
             let _ = writeln!(
                 out,

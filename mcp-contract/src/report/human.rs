@@ -6,18 +6,30 @@ use std::fmt::Write;
 use crate::diff::{Change, DiffReport};
 use crate::rules::Severity;
 
-struct Palette {
-    on: bool,
+/// `s` in the ANSI style `code` when `on`, else as is.
+pub(crate) fn paint(on: bool, code: &str, s: &str) -> String {
+    if on {
+        format!("\x1b[{code}m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
 }
 
-impl Palette {
-    fn paint(&self, code: &str, s: &str) -> String {
-        if self.on {
-            format!("\x1b[{code}m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
-    }
+/// The first two lines of a diagnostic: `label[rule]: message` and `  --> place`.
+pub(crate) fn write_diagnostic_head(
+    out: &mut String,
+    color: bool,
+    (label, code): (&str, &str),
+    c: &Change,
+    place: &str,
+) {
+    let _ = writeln!(
+        out,
+        "{}: {}",
+        paint(color, code, &format!("{label}[{}]", c.rule)),
+        c.message
+    );
+    let _ = writeln!(out, "  {} {}", paint(color, "1;34", "-->"), place);
 }
 
 fn label(sev: Severity) -> (&'static str, &'static str) {
@@ -31,7 +43,6 @@ fn label(sev: Severity) -> (&'static str, &'static str) {
 
 /// Renders every change, grouped by severity, followed by a summary line.
 pub fn render_human(report: &DiffReport, color: bool) -> String {
-    let p = Palette { on: color };
     let mut out = String::new();
     for sev in Severity::ALL {
         let group: Vec<&Change> = report
@@ -46,23 +57,17 @@ pub fn render_human(report: &DiffReport, color: bool) -> String {
         let _ = writeln!(
             out,
             "{}",
-            p.paint("1", &format!("{} ({}):", sev, group.len()))
+            paint(color, "1", &format!("{} ({}):", sev, group.len()))
         );
         for c in group {
-            let _ = writeln!(
-                out,
-                "{}: {}",
-                p.paint(code, &format!("{word}[{}]", c.rule)),
-                c.message
-            );
             let place = if c.pointer.is_empty() {
                 c.tool.clone()
             } else {
                 format!("{} {}", c.tool, c.pointer)
             };
-            let _ = writeln!(out, "  {} {}", p.paint("1;34", "-->"), place);
+            write_diagnostic_head(&mut out, color, (word, code), c, &place);
             if let Some(h) = &c.hint {
-                let _ = writeln!(out, "  {} {}", p.paint("1;34", "= hint:"), h);
+                let _ = writeln!(out, "  {} {}", paint(color, "1;34", "= hint:"), h);
             }
         }
         out.push('\n');
@@ -71,7 +76,7 @@ pub fn render_human(report: &DiffReport, color: bool) -> String {
     let _ = writeln!(
         out,
         "{} {} breaking, {} behavioral, {} additive, {} cosmetic",
-        p.paint("1", "summary:"),
+        paint(color, "1", "summary:"),
         s[&Severity::Breaking],
         s[&Severity::Behavioral],
         s[&Severity::Additive],
