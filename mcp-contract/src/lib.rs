@@ -6,8 +6,12 @@
 //! and orchestrator that cached it. This crate turns that surface into a
 //! deterministic lockfile ([`lockfile`]) and decides, rule by rule
 //! ([`rules`]), whether a change between two surfaces breaks the callers that
-//! depend on it ([`diff`]). Binaries and build scripts only parse arguments and
-//! print; the logic lives here.
+//! depend on it ([`diff`]). Around that engine: the migration record that
+//! acknowledges deliberate breaks ([`migrations`]), the merge gate against git
+//! history ([`check`], [`git`], [`history`]), the reports ([`report`]), the
+//! contract fixtures ([`fixtures`]) and the runtime compatibility layer a
+//! server puts in front of its handlers ([`runtime`]). Binaries and build
+//! scripts only parse arguments and print; the logic lives here.
 
 pub mod canonical;
 pub mod check;
