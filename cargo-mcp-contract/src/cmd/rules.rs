@@ -49,7 +49,12 @@ pub fn explain(args: ExplainArgs) -> u8 {
     };
     println!(
         "{} ({})\n\n{}\n\n{}\n\nExample: {}\nFix: {}",
-        r.id, r.severity, r.summary, r.explanation, r.example, r.fix
+        r.id,
+        r.severity,
+        r.summary,
+        r.explanation,
+        r.example,
+        rules::fix_for(r, "<tool>")
     );
     output::OK
 }
