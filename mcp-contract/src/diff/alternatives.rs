@@ -105,22 +105,33 @@ fn one_of_overlap(
     if kw.0 != Some("oneOf") && kw.1 != Some("oneOf") {
         return;
     }
-    let overlapping = |root: &Value, bs: &[Value]| -> Option<(usize, usize)> {
+    // A value valid before matched exactly one branch. It can be rejected now
+    // only by also matching a branch that is new or changed (input), and a
+    // value rejected before for matching two branches can become valid only
+    // when one of them changed (output). Inside `not` both matter.
+    let overlapping = |root: &Value, bs: &[Value], other: &[Value]| -> Option<(usize, usize)> {
+        // the same two branches overlapping on the other side too: nothing new
+        let paired_there = |i: usize, j: usize| {
+            (0..other.len())
+                .any(|a| other[a] == bs[i] && (0..other.len()).any(|b| b != a && other[b] == bs[j]))
+        };
         (0..bs.len())
             .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
-            .find(|&(i, j)| !disjoint(root, &bs[i], &bs[j]))
+            .find(|&(i, j)| !paired_there(i, j) && !disjoint(root, &bs[i], &bs[j]))
     };
-    let found = (kw.1 == Some("oneOf"))
-        .then(|| overlapping(cx.new_root, news))
+    let check_new = kw.1 == Some("oneOf") && (cx.dir == Direction::Input || flip);
+    let check_old = kw.0 == Some("oneOf") && (cx.dir == Direction::Output || flip);
+    let found = check_new
+        .then(|| overlapping(cx.new_root, news, olds))
         .flatten()
         .or_else(|| {
-            (kw.0 == Some("oneOf"))
-                .then(|| overlapping(cx.old_root, olds))
+            check_old
+                .then(|| overlapping(cx.old_root, olds, news))
                 .flatten()
         });
     let Some((i, j)) = found else { return };
     let place = label::describe(ptr, cx.dir);
-    let what = format!("{place}: oneOf alternatives {i} and {j} overlap and the alternatives changed: values matching more than one branch are rejected, so calls valid before may be rejected now");
+    let what = format!("{place}: oneOf alternative {i} changed and overlaps alternative {j}: values matching more than one branch are rejected, so values valid before may be rejected now (or the reverse)");
     let suffix = if cx.dir == Direction::Input {
         "variant-overlap"
     } else {
