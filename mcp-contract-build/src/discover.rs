@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use mcp_contract_syntax::{is_tool_attr, tool_def_from_attr, ToolDef};
 
-use crate::derive::ModuleFile;
+use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
 
 /// One annotated argument struct.
@@ -61,15 +61,6 @@ fn walk(
         }
     }
     Ok(())
-}
-
-fn is_cfg_test(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        a.path().is_ident("cfg")
-            && a.parse_args::<syn::Ident>()
-                .map(|i| i == "test")
-                .unwrap_or(false)
-    })
 }
 
 #[cfg(test)]

@@ -77,7 +77,8 @@ fn children_dir(path: &Path, is_mod_rs: bool) -> PathBuf {
     }
 }
 
-fn is_cfg_test(attrs: &[syn::Attribute]) -> bool {
+/// `#[cfg(test)]` on a module: the build step skips what tests alone compile.
+pub(crate) fn is_cfg_test(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().is_ident("cfg")
             && a.parse_args::<syn::Ident>()
