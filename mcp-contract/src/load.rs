@@ -108,9 +108,15 @@ pub fn surface_from_owned(value: Value, file: &str) -> Result<Surface, InputErro
 
 /// Does `v` carry at least one list result (`tools`, `prompts`, `resources`, `resourceTemplates`)?
 fn is_list_result(v: &Value) -> bool {
-    ["tools", "prompts", "resources", "resourceTemplates"]
-        .iter()
-        .any(|k| v.get(*k).is_some())
+    [
+        "tools",
+        "prompts",
+        "resources",
+        "resourceTemplates",
+        "server",
+    ]
+    .iter()
+    .any(|k| v.get(*k).is_some())
 }
 
 fn tools_from_list(value: Value, file: &str, at: &str) -> Result<Surface, InputError> {
@@ -119,7 +125,7 @@ fn tools_from_list(value: Value, file: &str, at: &str) -> Result<Surface, InputE
     };
     let mut surface = match m.remove("tools") {
         Some(Value::Array(items)) => tools_from_array(items, file, &format!("{at}/tools"))?,
-        None if ["prompts", "resources", "resourceTemplates"]
+        None if ["prompts", "resources", "resourceTemplates", "server"]
             .iter()
             .any(|k| m.contains_key(*k)) =>
         {
@@ -146,6 +152,17 @@ fn tools_from_list(value: Value, file: &str, at: &str) -> Result<Surface, InputE
                 .at(ptr)
                 .fix(format!("capture the result of a {} request", kind.method())))
             }
+        }
+    }
+    match m.remove("server") {
+        None => {}
+        Some(Value::Object(s)) => {
+            surface.server = Some(entries::server_from_map(s, file, &format!("{at}/server"))?)
+        }
+        Some(_) => {
+            return Err(InputError::new(file, "expected `server` to be an object")
+                .at(format!("{at}/server"))
+                .fix("give the initialize result (protocolVersion, capabilities, instructions)"))
         }
     }
     Ok(surface)
