@@ -920,6 +920,18 @@ rules! {
         "x-region: eu -> x-region: us",
         "check which clients read the field"
     }
+    "prompt.reserved-name-reused" Breaking {
+        "a removed prompt's name is back with a different contract",
+        "Users and clients that saved calls to the old prompt send its old arguments and expect its old meaning; the new prompt receives calls it misreads. A removed prompt name stays reserved: the lockfile's git history remembers it.",
+        "greet(who) removed, later greet(language) added",
+        "give the new prompt a new name, or restore the old one; if the reuse is deliberate, acknowledge prompt.reserved-name-reused with `prompt = \"{tool}\"`"
+    }
+    "resource.reserved-name-reused" Breaking {
+        "a removed resource uri or template is back with a different contract",
+        "Clients that cached the uri (or template) read it expecting the old content and type. A removed uri stays reserved: the lockfile's git history remembers it.",
+        "file:///schema (application/json) removed, later file:///schema (text/markdown) added",
+        "publish the new content under a new uri, or restore the old one; if the reuse is deliberate, acknowledge resource.reserved-name-reused with `resource = \"{tool}\"`"
+    }
     "input.mcp-header-removed" Breaking {
         "an argument's `x-mcp-header` was removed or renamed",
         "Since MCP 2026-07-28 clients mirror the argument into an `Mcp-Param-<name>` HTTP header; load balancers, gateways and rate limiters that route on the old header now see nothing (or another name).",

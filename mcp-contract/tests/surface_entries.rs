@@ -139,3 +139,42 @@ transition = { kind = "other" }
         all[2]
     );
 }
+
+#[test]
+fn history_has_timelines_for_prompts_resources_and_the_server() {
+    use mcp_contract::git::Revision;
+    use mcp_contract::history::{EventKind, HistoryBuilder};
+    use mcp_contract::lockfile::render;
+    let rev = |n: usize| Revision {
+        commit: format!("{n:040}"),
+        short: format!("c{n}"),
+        time: n as i64,
+        subject: String::new(),
+        blob: Some(String::new()),
+    };
+    let mut b = HistoryBuilder::new("lock");
+    b.push(&rev(1), Some(&render(&old())));
+    b.push(&rev(2), Some(&render(&new())));
+    let h = b.finish();
+    let kinds = |k: &str| -> Vec<String> {
+        h.timelines[k]
+            .iter()
+            .map(|e| match &e.kind {
+                EventKind::Changed { rules, .. } => rules.join(","),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    };
+    assert_eq!(kinds("prompt greet"), ["Introduced", "Removed"]);
+    assert_eq!(
+        kinds("resource file:///readme"),
+        ["Introduced", "resource.mime-type-changed"]
+    );
+    assert_eq!(
+        kinds("template repo://{owner}/{name}"),
+        ["Introduced", "Removed"]
+    );
+    assert_eq!(kinds("template repo://{org}/{name}"), ["Introduced"]);
+    assert_eq!(kinds("server"), ["Introduced", "server.capability-removed"]);
+    assert_eq!(h.published_entries["prompt greet"].1, "c1");
+}
