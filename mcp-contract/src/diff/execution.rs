@@ -31,12 +31,12 @@ pub(crate) fn diff_execution(old: &Tool, new: &Tool) -> Change {
                 "execution.taskSupport {o} -> required: plain tools/call requests are now rejected"
             ),
         )
-    } else if o == n && o == "forbidden" && new.extra.get("execution").is_none() {
+    } else if o == n && o == "forbidden" && !new.extra.contains_key("execution") {
         (
             "tool.execution-removed",
             "`execution` was dropped; the tool still runs as a plain call".to_string(),
         )
-    } else if new.extra.get("execution").is_none() {
+    } else if !new.extra.contains_key("execution") {
         (
             "tool.execution-changed",
             format!("`execution` (taskSupport {o}) was dropped, as MCP 2026-07-28 moved tasks to an extension: clients that ran the tool as a task must now use the tasks extension"),
