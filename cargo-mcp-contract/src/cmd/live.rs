@@ -92,7 +92,7 @@ impl ServerArgs {
             .map(Endpoint::Command)
             .ok_or_else(|| {
                 usage(
-                    "no server given".into(),
+                    "no server command given (nor --url or --config)".into(),
                     "put the command that starts the server on stdio after `--` (e.g. `-- npx -y @modelcontextprotocol/server-everything`), or give --url URL, or --config .mcp.json --name NAME",
                 )
             })

@@ -50,8 +50,13 @@ pub fn run(args: Args) -> u8 {
         );
         return output::OK;
     }
+    let what = if v.differing.iter().all(|d| locked.get(d).is_some() || live.get(d).is_some()) {
+        "tool(s)"
+    } else {
+        "entries"
+    };
     println!(
-        "the live surface of `{cmd}` differs from {} in {} entr(ies): {}",
+        "the live surface of `{cmd}` differs from {} in {} {what}: {}",
         args.lockfile.display(),
         v.differing.len(),
         v.differing.join(", ")
