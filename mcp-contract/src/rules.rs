@@ -950,9 +950,9 @@ rules! {
         "execution: {taskSupport: optional} -> execution: {taskSupport: required}",
         "keep plain calls working (taskSupport: optional)"
     }
-    "tool.execution-removed" Cosmetic {
-        "a tool's `execution` was dropped without changing how it runs (MCP 2026-07-28 moved tasks to an extension)",
-        "The old settings said the tool runs as a plain call (taskSupport forbidden, the default); without `execution` it still does.",
+    "tool.execution-same-effect" Cosmetic {
+        "a tool's `execution` appeared, disappeared or changed without changing how it runs",
+        "Clients run the tool by its effective taskSupport (forbidden when `execution` is absent). Writing the default out, or dropping it as MCP 2026-07-28 does (tasks moved to an extension), changes nothing for them.",
         "execution: {taskSupport: forbidden} -> (no execution)",
         "nothing to do"
     }

@@ -50,7 +50,11 @@ pub fn run(args: Args) -> u8 {
         );
         return output::OK;
     }
-    let what = if v.differing.iter().all(|d| locked.get(d).is_some() || live.get(d).is_some()) {
+    let what = if v
+        .differing
+        .iter()
+        .all(|d| locked.get(d).is_some() || live.get(d).is_some())
+    {
         "tool(s)"
     } else {
         "entries"

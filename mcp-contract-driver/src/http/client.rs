@@ -155,9 +155,7 @@ impl Client {
     pub fn transport_error(&self, e: ureq::Error, during: &str) -> ErrorKind {
         match e {
             ureq::Error::Timeout(_) => self.timeout(during),
-            ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
-                self.timeout(during)
-            }
+            ureq::Error::Io(io) if is_timeout(&io) => self.timeout(during),
             ureq::Error::BodyExceedsLimit(limit) => ErrorKind::TooLarge {
                 during: during.to_string(),
                 limit,
@@ -254,6 +252,16 @@ impl Client {
             format!(": {}", crate::message::shown(&bytes))
         }
     }
+}
+
+/// Is this I/O error a deadline (ureq wraps its own timeouts in I/O errors
+/// while a body is read)?
+fn is_timeout(io: &std::io::Error) -> bool {
+    io.kind() == std::io::ErrorKind::TimedOut
+        || io
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<ureq::Error>())
+            .is_some_and(|e| matches!(e, ureq::Error::Timeout(_)))
 }
 
 /// The media type of a response, lowercased, without parameters.

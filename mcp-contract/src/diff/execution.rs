@@ -1,9 +1,10 @@
 //! A tool's `execution` (MCP 2025-11-25: `taskSupport` forbidden, optional
 //! or required; gone from the tool in 2026-07-28, where tasks are an
 //! extension). Judged by what a client calling the tool sees: a tool that
-//! now requires running as a task rejects plain calls (breaking); dropping
-//! `execution` when it only said "plain calls" (the default) changes
-//! nothing; any other change alters how calls are made and awaited.
+//! now requires running as a task rejects plain calls (breaking); writing
+//! out or dropping `execution` with the same effective `taskSupport` (and
+//! nothing else in it) changes nothing; any other change alters how calls
+//! are made and awaited.
 
 use serde_json::Value;
 
@@ -31,10 +32,23 @@ pub(crate) fn diff_execution(old: &Tool, new: &Tool) -> Change {
                 "execution.taskSupport {o} -> required: plain tools/call requests are now rejected"
             ),
         )
-    } else if o == n && o == "forbidden" && !new.extra.contains_key("execution") {
+    } else if o == n
+        && old
+            .extra
+            .get("execution")
+            .and_then(|e| e.as_object())
+            .map(|m| m.len() <= 1)
+            .unwrap_or(true)
+        && new
+            .extra
+            .get("execution")
+            .and_then(|e| e.as_object())
+            .map(|m| m.len() <= 1)
+            .unwrap_or(true)
+    {
         (
-            "tool.execution-removed",
-            "`execution` was dropped; the tool still runs as a plain call".to_string(),
+            "tool.execution-same-effect",
+            format!("`execution` changed but the tool still runs the same way (taskSupport {n})"),
         )
     } else if !new.extra.contains_key("execution") {
         (
