@@ -48,8 +48,8 @@ impl<R: BufRead> EventReader<R> {
         self.read = 0;
     }
 
-    /// The next event with data (events without data are skipped, as the
-    /// SSE specification says).
+    /// The next event with data (events without data, or with empty data,
+    /// are skipped, as the SSE specification says).
     pub fn next_event(&mut self) -> Result<Event, ReadError> {
         let mut event = String::new();
         let mut data: Option<String> = None;
@@ -58,7 +58,10 @@ impl<R: BufRead> EventReader<R> {
             let line = String::from_utf8_lossy(&line);
             let line = line.strip_suffix('\r').unwrap_or(&line);
             if line.is_empty() {
-                if let Some(data) = data.take() {
+                // An empty data buffer dispatches nothing (the HTML
+                // specification's rule; MCP servers send such a priming
+                // event with only an `id` for resumability).
+                if let Some(data) = data.take().filter(|d| !d.is_empty()) {
                     let event = if event.is_empty() {
                         "message".to_string()
                     } else {
@@ -130,7 +133,7 @@ mod tests {
 
     #[test]
     fn parses_events_comments_and_multiline_data() {
-        let text = ": keep-alive\n\nevent: endpoint\ndata: /messages?s=1\n\ndata: {\"a\":\ndata: 1}\r\n\r\nevent: x\n\n";
+        let text = ": keep-alive\n\nid: 1\ndata: \n\nevent: endpoint\ndata: /messages?s=1\n\ndata: {\"a\":\ndata: 1}\r\n\r\nevent: x\n\n";
         let mut r = EventReader::new(text.as_bytes(), 1 << 20);
         assert_eq!(
             r.next_event().unwrap(),
