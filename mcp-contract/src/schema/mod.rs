@@ -3,6 +3,9 @@
 //! and a normalized view of one schema node ([`shape`]) in which references,
 //! nullable spellings and mergeable `allOf`s no longer differ by form.
 
+pub mod equiv;
+pub mod numeric;
+pub mod pattern;
 pub mod refs;
 pub mod shape;
 pub mod types;
@@ -27,5 +30,6 @@ pub const ANNOTATION_KEYWORDS: &[&str] = &[
     "$dynamicAnchor",
     "$vocabulary",
     "contentMediaType",
+    "contentSchema",
     "contentEncoding",
 ];
