@@ -287,7 +287,9 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
                     branch_ptr(ptr, plan.kw.1, new_i)
                 };
                 let what = missing_what(cx, suffix, ptr, d);
-                cx.emit(suffix, effect, flip, &at, None, what);
+                if let Some(c) = cx.emit(suffix, effect, flip, &at, None, what) {
+                    c.detail.values = vec![d.clone()];
+                }
             }
         }
     }
@@ -302,7 +304,9 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
             branch_ptr(ptr, plan.kw.0, oi)
         };
         let what = missing_what(cx, suffix, ptr, o);
-        cx.emit(suffix, effect, flip, &at, None, what);
+        if let Some(c) = cx.emit(suffix, effect, flip, &at, None, what) {
+            c.detail.values = vec![o.clone()];
+        }
     }
 }
 
@@ -426,25 +430,29 @@ pub(crate) fn compare_all_of_and_not(
             } else {
                 format!("{place} now excludes values matching {}", brief(n))
             };
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "not-narrowed",
                 Effect::Narrowed,
                 flip,
                 &format!("{ptr}/not"),
                 None,
                 what,
-            );
+            ) {
+                c.detail.values = vec![n.clone()];
+            }
         }
         (Some(o), None) => {
             let what = format!("{place} no longer excludes values matching {}", brief(o));
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "not-widened",
                 Effect::Widened,
                 flip,
                 &format!("{ptr}/not"),
                 None,
                 what,
-            );
+            ) {
+                c.detail.values = vec![o.clone()];
+            }
         }
         (None, None) => {}
     }

@@ -60,7 +60,11 @@ fn whole_constraint(
             "changed in a way the engine does not decide",
         ),
     };
-    cx.emit(suffix, effect, flip, at, None, format!("{what} {verb}"));
+    let show = |v: Option<&Value>| v.map_or_else(|| "none".to_string(), Value::to_string);
+    if let Some(c) = cx.emit(suffix, effect, flip, at, None, format!("{what} {verb}")) {
+        c.detail.from = Some(show(o));
+        c.detail.to = Some(show(n));
+    }
 }
 
 /// Does `if` apply anything (is there an `if` with a `then` or an `else`)?

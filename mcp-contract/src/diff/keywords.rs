@@ -616,6 +616,9 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
     }
     let place = label::describe(ptr, cx.dir);
     let ap_ptr = format!("{ptr}/additionalProperties");
+    let before = cx.out.len();
+    let show = |v: Option<&Value>| v.map_or_else(|| "true".to_string(), Value::to_string);
+    let (ap_from, ap_to) = (show(ao), show(an));
     match (ao, an) {
         (None, Some(Value::Bool(false))) => {
             let what = match cx.dir {
@@ -672,6 +675,12 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
         (None, None) | (Some(Value::Bool(false)), Some(Value::Bool(false))) => {}
         (o, n) => {
             cx.cmp(o.unwrap_or(&ANY), n.unwrap_or(&ANY), &ap_ptr, flip);
+        }
+    }
+    for c in &mut cx.out[before..] {
+        if c.pointer == ap_ptr && c.detail.is_empty() {
+            c.detail.from = Some(ap_from.clone());
+            c.detail.to = Some(ap_to.clone());
         }
     }
     let eo = serde_json::Map::new();
@@ -833,28 +842,35 @@ fn compare_dependent_required(
                 Direction::Input => format!("when \"{k}\" is given, {added:?} must now be given too: calls without them are rejected"),
                 Direction::Output => format!("when \"{k}\" is present, {added:?} are now always present too"),
             };
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "dependent-required-narrowed",
                 Effect::Narrowed,
                 flip,
                 &at,
                 Some(k),
                 what,
-            );
+            ) {
+                c.detail.values = added.iter().map(|n| Value::String((*n).clone())).collect();
+            }
         }
         if !removed.is_empty() {
             let what = match cx.dir {
                 Direction::Input => format!("when \"{k}\" is given, {removed:?} are no longer required"),
                 Direction::Output => format!("when \"{k}\" is present, {removed:?} may now be missing: clients that read them break"),
             };
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "dependent-required-widened",
                 Effect::Widened,
                 flip,
                 &at,
                 Some(k),
                 what,
-            );
+            ) {
+                c.detail.values = removed
+                    .iter()
+                    .map(|n| Value::String((*n).clone()))
+                    .collect();
+            }
         }
     }
 }

@@ -98,11 +98,6 @@ impl Change {
         }
     }
 
-    pub(crate) fn with_values(mut self, values: Vec<serde_json::Value>) -> Self {
-        self.detail.values = values;
-        self
-    }
-
     pub(crate) fn with_from_to(mut self, from: impl Into<String>, to: impl Into<String>) -> Self {
         self.detail.from = Some(from.into());
         self.detail.to = Some(to.into());

@@ -95,14 +95,17 @@ pub(crate) fn compare_resolution(
                 show(io),
                 show(inew)
             );
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "resolution-changed",
                 Effect::Changed,
                 flip,
                 &format!("{ptr}/$id"),
                 None,
                 what,
-            );
+            ) {
+                c.detail.from = Some(show(io));
+                c.detail.to = Some(show(inew));
+            }
         }
     }
 }

@@ -312,7 +312,12 @@ impl<'a> Cx<'a> {
             match (self.dir, od, nd) {
                 (Direction::Input, Some(o), Some(n)) => {
                     let what = format!("the default of {place} changed from {o} to {n}: callers that omit it now silently get {n}");
-                    self.emit("default-changed", Effect::Neutral, flip, &at, None, what);
+                    if let Some(c) =
+                        self.emit("default-changed", Effect::Neutral, flip, &at, None, what)
+                    {
+                        c.detail.from = Some(o.to_string());
+                        c.detail.to = Some(n.to_string());
+                    }
                 }
                 (Direction::Input, None, Some(n)) => {
                     let what = format!("{place} now declares default {n}: the handler must apply exactly this value when it is omitted");
