@@ -94,8 +94,8 @@ pub(crate) fn compare_types_and_values(
             None,
             what,
         ) {
-            c.detail.from = Some(to.describe());
-            c.detail.to = Some(tn.describe());
+            c.detail.from = Some(to.short());
+            c.detail.to = Some(tn.short());
         }
     }
     if !gained.is_empty() {
@@ -115,8 +115,8 @@ pub(crate) fn compare_types_and_values(
             ),
         };
         if let Some(c) = cx.emit("type-widened", Effect::Widened, flip, &type_ptr, None, what) {
-            c.detail.from = Some(to.describe());
-            c.detail.to = Some(tn.describe());
+            c.detail.from = Some(to.short());
+            c.detail.to = Some(tn.short());
         }
     }
     let common = to.intersect(tn);

@@ -370,7 +370,7 @@ impl<'a> Cx<'a> {
                 if k != "$defs" && k != "definitions" {
                     annotation_keys.push(k.as_str());
                 }
-            } else if !KNOWN_KEYWORDS.contains(&k.as_str()) {
+            } else if crate::schema::vocabulary::handling(k).is_none() {
                 unknown_keys.push(k.as_str());
             }
         }
@@ -433,52 +433,3 @@ fn quote_list(v: &[&str]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-
-/// Validation keywords the comparator understands (anything else that is not
-/// an annotation or an `x-*` extension is reported as an unknown keyword).
-pub(crate) const KNOWN_KEYWORDS: &[&str] = &[
-    "type",
-    "enum",
-    "const",
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "minProperties",
-    "maxProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "$ref",
-    "$dynamicRef",
-    "$recursiveRef",
-    "$recursiveAnchor",
-];

@@ -9,6 +9,7 @@ pub mod pattern;
 pub mod refs;
 pub mod shape;
 pub mod types;
+pub mod vocabulary;
 
 /// Keywords whose values are instance data, never schemas.
 pub const DATA_KEYWORDS: &[&str] = &["default", "const", "enum", "examples", "example"];

@@ -45,14 +45,6 @@ impl Num {
         }
     }
 
-    /// `-self`.
-    pub fn neg(self) -> Num {
-        match self {
-            Num::Int(i) => i.checked_neg().map_or(Num::Float(-(i as f64)), Num::Int),
-            Num::Float(f) => Num::Float(-f),
-        }
-    }
-
     /// Is `self` an integer multiple (>= 1) of `of`? Exact for integers.
     pub fn is_multiple_of(self, of: Num) -> bool {
         match (self, of) {

@@ -94,7 +94,7 @@ pub fn includes(a: Option<&str>, b: Option<&str>) -> Inclusion {
 /// Breadth-first search of the product automaton for a string `a` accepts
 /// and `b` rejects; the first one found is among the shortest.
 pub fn included(a: &Compiled, b: &Compiled) -> Inclusion {
-    let mut parent: HashMap<(StateID, StateID), Option<((StateID, StateID), u8)>> = HashMap::new();
+    let mut parent: Parents = HashMap::new();
     let first = (a.start, b.start);
     parent.insert(first, None);
     let mut queue = VecDeque::from([first]);
