@@ -227,7 +227,7 @@ fn every_http_failure_exits_2_with_cause_and_fix() {
             "{mode}: cause {cause:?} not in {stderr}"
         );
         assert!(
-            stderr.contains(&format!("help: ")) && stderr.contains(fix),
+            stderr.contains("help: ") && stderr.contains(fix),
             "{mode}: fix {fix:?} not in {stderr}"
         );
         assert!(

@@ -126,7 +126,12 @@ fn read_req(conn: &TcpStream) -> std::io::Result<Req> {
     })
 }
 
-fn respond(conn: &mut TcpStream, status: &str, headers: &[(&str, &str)], body: &[u8]) {
+fn respond(
+    conn: &mut TcpStream,
+    status: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> std::io::Result<()> {
     let mut head = format!(
         "HTTP/1.1 {status}\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
@@ -137,12 +142,13 @@ fn respond(conn: &mut TcpStream, status: &str, headers: &[(&str, &str)], body: &
     head.push_str("\r\n");
     let _ = conn.write_all(head.as_bytes());
     let _ = conn.write_all(body);
+    Ok(())
 }
 
-fn json_reply(conn: &mut TcpStream, v: &Value, extra: &[(&str, &str)]) {
+fn json_reply(conn: &mut TcpStream, v: &Value, extra: &[(&str, &str)]) -> std::io::Result<()> {
     let mut h = vec![("Content-Type", "application/json")];
     h.extend_from_slice(extra);
-    respond(conn, "200 OK", &h, v.to_string().as_bytes());
+    respond(conn, "200 OK", &h, v.to_string().as_bytes())
 }
 
 fn sse_head(conn: &mut TcpStream) {
@@ -175,41 +181,34 @@ fn serve(mut conn: TcpStream, mode: &str, port: u16, seen: &Mutex<Seen>) -> std:
     let id = msg.get("id").cloned().unwrap_or(Value::Null);
     match mode {
         "401" => {
-            return Ok(respond(
+            return respond(
                 &mut conn,
                 "401 Unauthorized",
                 &[("WWW-Authenticate", "Bearer realm=\"mcp\"")],
                 b"",
-            ));
+            );
         }
-        "404" => {
-            return Ok(respond(
-                &mut conn,
-                "404 Not Found",
-                &[],
-                b"Cannot POST /mcp",
-            ))
-        }
+        "404" => return respond(&mut conn, "404 Not Found", &[], b"Cannot POST /mcp"),
         "500" => {
-            return Ok(respond(
+            return respond(
                 &mut conn,
                 "500 Internal Server Error",
                 &[],
                 b"database down",
-            ))
+            )
         }
-        "not-mcp" => return Ok(json_reply(&mut conn, &json!({"hello": "world"}), &[])),
+        "not-mcp" => return json_reply(&mut conn, &json!({"hello": "world"}), &[]),
         "html" => {
-            return Ok(respond(
+            return respond(
                 &mut conn,
                 "200 OK",
                 &[("Content-Type", "text/html")],
                 b"<html>login</html>",
-            ))
+            )
         }
         "slow" => {
             std::thread::sleep(Duration::from_secs(5));
-            return Ok(json_reply(&mut conn, &result(&id, json!({})), &[]));
+            return json_reply(&mut conn, &result(&id, json!({})), &[]);
         }
         "huge" => {
             // Announces and sends 4 MiB, in chunks, as long as the client reads.
@@ -235,38 +234,38 @@ fn serve(mut conn: TcpStream, mode: &str, port: u16, seen: &Mutex<Seen>) -> std:
             }
         }
         "redirect-other" => {
-            return Ok(respond(
+            return respond(
                 &mut conn,
                 "307 Temporary Redirect",
                 &[("Location", "http://127.0.0.2:9/mcp")],
                 b"",
-            ));
+            );
         }
         _ => {}
     }
     if mode == "redirect" && req.path == "/old" {
-        return Ok(respond(
+        return respond(
             &mut conn,
             "308 Permanent Redirect",
             &[("Location", "/mcp")],
             b"",
-        ));
+        );
     }
     // The well-behaved server ("ok", "redirect").
     if req.header("authorization") != Some(&format!("Bearer {TOKEN}")) {
-        return Ok(respond(
+        return respond(
             &mut conn,
             "401 Unauthorized",
             &[("WWW-Authenticate", "Bearer")],
             b"",
-        ));
+        );
     }
     let _ = port;
     if req.method == "DELETE" {
-        return Ok(respond(&mut conn, "200 OK", &[], b""));
+        return respond(&mut conn, "200 OK", &[], b"");
     }
     if rpc == "initialize" {
-        return Ok(json_reply(
+        return json_reply(
             &mut conn,
             &result(
                 &id,
@@ -276,26 +275,26 @@ fn serve(mut conn: TcpStream, mode: &str, port: u16, seen: &Mutex<Seen>) -> std:
                 "instructions": "Use add for sums."}),
             ),
             &[("Mcp-Session-Id", "sess-42")],
-        ));
+        );
     }
     if rpc == "server/discover" {
         // A 2025-11-25 server without a session: the SDKs answer 400.
-        return Ok(respond(&mut conn, "400 Bad Request", &[("Content-Type", "application/json")],
-            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}}).to_string().as_bytes()));
+        return respond(&mut conn, "400 Bad Request", &[("Content-Type", "application/json")],
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": "Bad Request: No valid session ID provided"}}).to_string().as_bytes());
     }
     if req.header("mcp-session-id") != Some("sess-42")
         || req.header("mcp-protocol-version") != Some("2025-11-25")
     {
-        return Ok(respond(
+        return respond(
             &mut conn,
             "400 Bad Request",
             &[],
             b"missing session or protocol version header",
-        ));
+        );
     }
     if msg.get("id").is_none() || msg.get("method").is_none() {
         // A notification, or our answer to the ping.
-        return Ok(respond(&mut conn, "202 Accepted", &[], b""));
+        return respond(&mut conn, "202 Accepted", &[], b"");
     }
     let cursor = msg.pointer("/params/cursor").and_then(Value::as_str);
     match rpc.as_str() {
@@ -315,14 +314,14 @@ fn serve(mut conn: TcpStream, mode: &str, port: u16, seen: &Mutex<Seen>) -> std:
             }
             Ok(())
         }
-        "prompts/list" => Ok(json_reply(
+        "prompts/list" => json_reply(
             &mut conn,
             &result(
                 &id,
                 json!({"prompts": [{"name": "sum", "arguments": [{"name": "numbers", "required": true}]}]}),
             ),
             &[],
-        )),
+        ),
         "resources/list" => {
             let page = match cursor {
                 None => {
@@ -332,20 +331,20 @@ fn serve(mut conn: TcpStream, mode: &str, port: u16, seen: &Mutex<Seen>) -> std:
                     json!({"resources": [{"uri": "mem://b", "name": "b", "mimeType": "application/json"}]})
                 }
             };
-            Ok(json_reply(&mut conn, &result(&id, page), &[]))
+            json_reply(&mut conn, &result(&id, page), &[])
         }
-        "resources/templates/list" => Ok(json_reply(
+        "resources/templates/list" => json_reply(
             &mut conn,
             &result(
                 &id,
                 json!({"resourceTemplates": [{"uriTemplate": "mem://{key}", "name": "by key"}]}),
             ),
             &[],
-        )),
-        _ => Ok(json_reply(
+        ),
+        _ => json_reply(
             &mut conn,
             &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}),
             &[],
-        )),
+        ),
     }
 }
