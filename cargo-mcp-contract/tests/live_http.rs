@@ -309,3 +309,61 @@ fn usage_errors_for_urls_and_headers() {
         );
     }
 }
+
+#[test]
+fn a_2026_server_over_http_is_stateless_and_gets_its_routing_headers() {
+    let stub = start("stateless");
+    let url = stub.url("/mcp");
+    let out = run(&["snapshot", "--url", &url, "-o", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = mcp_contract::lockfile::parse(&out.stdout, "stdout").unwrap();
+    let server = s.server.as_ref().unwrap();
+    assert_eq!(server.protocol_version.as_deref(), Some("2026-07-28"));
+    assert_eq!(server.instructions.as_deref(), Some("Stateless."));
+    let lock = text(&out.stdout);
+    for volatile in ["ttlMs", "cacheScope", "resultType", "3.0.0"] {
+        assert!(!lock.contains(volatile), "{volatile} in {lock}");
+    }
+    // A call: `Mcp-Name` and `Mcp-Param-A` mirror the body, or the stub refuses.
+    let dir = scratch("stateless");
+    let fixture = dir.join("fixtures/add/two.json");
+    std::fs::create_dir_all(fixture.parent().unwrap()).unwrap();
+    std::fs::write(
+        &fixture,
+        r#"{"safe": true, "arguments": {"a": 2}, "expect": {"outcome": "success"}}"#,
+    )
+    .unwrap();
+    let fixtures = dir.join("fixtures");
+    let out = run(&[
+        "replay",
+        "--url",
+        &url,
+        "--fixtures",
+        fixtures.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("replay: 1 passed"),
+        "{}",
+        text(&out.stdout)
+    );
+    let seen = stub.seen.lock().unwrap();
+    assert!(seen
+        .headers
+        .iter()
+        .all(|h| h.iter().all(|(k, _)| k != "mcp-session-id")));
+    assert!(
+        !seen
+            .requests
+            .iter()
+            .any(|r| r.contains("initialize") || r.starts_with("DELETE")),
+        "{:?}",
+        seen.requests
+    );
+}

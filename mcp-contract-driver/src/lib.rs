@@ -42,6 +42,7 @@ pub mod error;
 pub mod http;
 pub mod link;
 pub mod message;
+pub mod params;
 pub mod process;
 pub mod replay;
 pub mod rpc;

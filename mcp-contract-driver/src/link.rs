@@ -21,6 +21,9 @@ pub trait Link {
     fn fail(&mut self, kind: ErrorKind) -> DriverError;
     /// The protocol revision agreed on (HTTP sends it as `MCP-Protocol-Version`).
     fn set_protocol_version(&mut self, _version: &str) {}
+    /// Extra HTTP headers for the next request only (2026-07-28's
+    /// `Mcp-Param-*` mirrors of `x-mcp-header` arguments); stdio ignores them.
+    fn next_request_headers(&mut self, _headers: Vec<(String, String)>) {}
     /// Whether the link can still carry a request (a stdio server may exit
     /// on a message it does not understand).
     fn usable(&mut self) -> bool {

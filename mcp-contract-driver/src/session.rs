@@ -139,6 +139,9 @@ pub struct Session {
     pub section: mcp_contract::model::ServerInfo,
     /// How the server was reached (for messages and errors).
     pub endpoint: String,
+    /// Per tool, the arguments its `inputSchema` mirrors into `Mcp-Param-*`
+    /// headers (`x-mcp-header`, 2026-07-28), from the last `tools/list`.
+    param_headers: std::collections::BTreeMap<String, Vec<(String, String)>>,
 }
 
 fn open(endpoint: &Endpoint, options: &Options) -> Result<Box<dyn Link>, DriverError> {
@@ -171,6 +174,7 @@ impl Session {
             },
             section: Default::default(),
             endpoint: endpoint.to_string(),
+            param_headers: Default::default(),
         };
         if options.protocol != Protocol::Handshake {
             match s.discover() {
@@ -411,6 +415,15 @@ impl Session {
     /// Reads every page of `tools/list`.
     pub fn list_tools(&mut self) -> Result<ToolPages, DriverError> {
         let p = self.list_all("tools/list", "tools")?;
+        self.param_headers = p
+            .items
+            .iter()
+            .filter_map(|t| {
+                let name = t.get("name")?.as_str()?.to_string();
+                let bindings = crate::params::bindings(t.get("inputSchema")?);
+                (!bindings.is_empty()).then_some((name, bindings))
+            })
+            .collect();
         Ok(ToolPages {
             tools: p.items,
             pages: p.pages,
@@ -451,6 +464,12 @@ impl Session {
         arguments: &Map<String, Value>,
     ) -> Result<CallOutcome, DriverError> {
         let params = json!({"name": name, "arguments": arguments});
+        if self.stateless {
+            if let Some(bindings) = self.param_headers.get(name) {
+                let headers = crate::params::headers(bindings, arguments);
+                self.link.next_request_headers(headers);
+            }
+        }
         match self.request("tools/call", params)? {
             Reply::Result(v) if v.is_object() => Ok(CallOutcome::Result(v)),
             Reply::Result(v) => Err(self.protocol(

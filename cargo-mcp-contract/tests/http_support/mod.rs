@@ -243,6 +243,9 @@ fn serve(mut conn: TcpStream, mode: &str, port: u16, seen: &Mutex<Seen>) -> std:
         }
         _ => {}
     }
+    if mode == "stateless" {
+        return serve_stateless(&mut conn, &req, &msg, &rpc, &id);
+    }
     if mode == "redirect" && req.path == "/old" {
         return respond(
             &mut conn,
@@ -343,6 +346,74 @@ fn serve(mut conn: TcpStream, mode: &str, port: u16, seen: &Mutex<Seen>) -> std:
         ),
         _ => json_reply(
             &mut conn,
+            &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}),
+            &[],
+        ),
+    }
+}
+
+/// MCP 2026-07-28: no session; every POST names its revision and method in
+/// headers, `tools/call` its tool, and mirrored arguments in `Mcp-Param-*`.
+fn serve_stateless(
+    conn: &mut TcpStream,
+    req: &Req,
+    msg: &Value,
+    rpc: &str,
+    id: &Value,
+) -> std::io::Result<()> {
+    let meta_ok = msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        == Some(&json!("2026-07-28"));
+    if req.header("mcp-protocol-version") != Some("2026-07-28")
+        || req.header("mcp-method") != Some(rpc)
+        || !meta_ok
+    {
+        return respond(
+            conn,
+            "400 Bad Request",
+            &[],
+            b"missing 2026-07-28 headers or _meta",
+        );
+    }
+    match rpc {
+        "server/discover" => json_reply(
+            conn,
+            &result(
+                id,
+                json!({"resultType": "complete",
+            "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+            "serverInfo": {"name": "stateless-stub", "version": "3.0.0"}, "instructions": "Stateless.", "ttlMs": 1000, "cacheScope": "public"}),
+            ),
+            &[],
+        ),
+        "tools/list" => json_reply(
+            conn,
+            &result(
+                id,
+                json!({"resultType": "complete", "ttlMs": 5, "tools": [{"name": "add",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "integer", "x-mcp-header": "A"}}}}]}),
+            ),
+            &[],
+        ),
+        "tools/call" => {
+            let a = msg.pointer("/params/arguments/a").map(|v| v.to_string());
+            if req.header("mcp-name") != Some("add") || req.header("mcp-param-a") != a.as_deref() {
+                return json_reply(
+                    conn,
+                    &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Mcp-Name or Mcp-Param-A does not match the body"}}),
+                    &[],
+                );
+            }
+            json_reply(
+                conn,
+                &result(
+                    id,
+                    json!({"resultType": "complete", "content": [{"type": "text", "text": "ok"}], "structuredContent": {"sum": 2}}),
+                ),
+                &[],
+            )
+        }
+        _ => json_reply(
+            conn,
             &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}),
             &[],
         ),

@@ -29,6 +29,8 @@ pub struct Streamable {
     session_id: Option<String>,
     protocol: Option<String>,
     limit: u64,
+    /// Headers for the next request only.
+    pending: Vec<(String, String)>,
 }
 
 impl Streamable {
@@ -39,6 +41,7 @@ impl Streamable {
             session_id: None,
             protocol: None,
             limit,
+            pending: vec![],
         }
     }
 
@@ -81,7 +84,10 @@ impl Streamable {
                 extra.push(("mcp-name", n));
             }
         }
-        let extra: Vec<(&str, &str)> = extra.to_vec();
+        let pending = std::mem::take(&mut self.pending);
+        for (k, v) in &pending {
+            extra.push((k, v));
+        }
         let mut url = self.url.clone();
         let resp = self.client.send(
             &Request::Post(body.as_bytes()),
@@ -260,6 +266,10 @@ impl Link for Streamable {
 
     fn set_protocol_version(&mut self, version: &str) {
         self.protocol = Some(version.to_string());
+    }
+
+    fn next_request_headers(&mut self, headers: Vec<(String, String)>) {
+        self.pending = headers;
     }
 
     fn timeout(&self) -> Duration {
