@@ -1,12 +1,14 @@
-//! `mcp-contract-driver`: start an MCP server the way its users do, speak MCP
-//! to it over stdio, and turn what it really publishes into the contract.
+//! `mcp-contract-driver`: start an MCP server the way its users do (or reach
+//! a running one over HTTP), speak MCP to it, and turn what it really
+//! publishes into the contract.
 //!
 //! The lockfile must describe the surface a server publishes at run time, not
 //! what its source claims. This crate starts the server as a child process
 //! ([`process`]), speaks newline-delimited JSON-RPC to it ([`rpc`]), performs
 //! the MCP handshake ([`session`]), and on top of that:
 //!
-//! - [`capture`]: reads every page of `tools/list` and builds a
+//! - [`capture`]: reads every page of `tools/list` (and of the prompt,
+//!   resource and template lists the server declares) and builds a
 //!   [`mcp_contract::Surface`] from the raw JSON, so fields that typed MCP
 //!   clients do not model (`execution`, `icons`, `_meta`, `x-*`) are kept;
 //! - [`verify`]: compares a live surface with a committed lockfile;
