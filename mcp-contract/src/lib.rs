@@ -13,6 +13,7 @@
 //! server puts in front of its handlers ([`runtime`]). Binaries and build
 //! scripts only parse arguments and print; the logic lives here.
 
+pub mod atomic;
 pub mod canonical;
 pub mod check;
 pub mod diff;
