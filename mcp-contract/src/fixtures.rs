@@ -390,6 +390,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Fixture>, InputError> {
         if file_name.starts_with('.') {
             continue;
         }
+        crate::confine::not_a_link(&path, "fixture directory")?;
         if path.is_dir() {
             tool_dirs.push((file_name, path));
         } else if file_name.ends_with(".json") {
@@ -416,6 +417,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Fixture>, InputError> {
             })?;
             let file_name = entry.file_name().to_string_lossy().into_owned();
             if !file_name.starts_with('.') && file_name.ends_with(".json") {
+                crate::confine::not_a_link(&entry.path(), "fixture")?;
                 files.push(entry.path());
             }
         }

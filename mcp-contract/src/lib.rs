@@ -16,6 +16,7 @@
 pub mod atomic;
 pub mod canonical;
 pub mod check;
+pub mod confine;
 pub mod diff;
 pub mod error;
 pub mod fixtures;

@@ -86,6 +86,7 @@ impl FixtureReport {
 pub fn check_contracts(lockfile_path: &Path) -> Result<FixtureReport, InputError> {
     let contracts = lockfile_path.parent().unwrap_or(Path::new("."));
     let dir = contracts.join("fixtures");
+    crate::confine::not_a_link(&dir, "fixtures directory")?;
     let found = fixtures::read_dir_if_present(&dir)?;
     if found.is_empty() {
         return Ok(FixtureReport {
