@@ -31,6 +31,8 @@ pub struct Connection {
     process: ServerProcess,
     next_id: i64,
     timeout: Duration,
+    /// Bytes of stdout read so far (all lines).
+    received: u64,
 }
 
 impl Connection {
@@ -40,11 +42,17 @@ impl Connection {
             process,
             next_id: 1,
             timeout,
+            received: 0,
         }
     }
 
     pub fn process_mut(&mut self) -> &mut ServerProcess {
         &mut self.process
+    }
+
+    /// Bytes the server has written to stdout so far.
+    pub fn received(&self) -> u64 {
+        self.received
     }
 
     /// Sends a notification (no answer expected).
@@ -95,8 +103,21 @@ impl Connection {
                         error,
                     }))
                 }
+                Some(StdoutEvent::TooLong { start }) => {
+                    let shown = String::from_utf8_lossy(&start).into_owned();
+                    return Err(self.process.fail(ErrorKind::Protocol {
+                        during: method.to_string(),
+                        message: format!(
+                            "the server wrote more than {} MiB to stdout without a newline (starting {shown:?}); \
+                             an MCP stdio message is one line, and this client reads at most {} MiB per message",
+                            crate::process::MAX_LINE_BYTES >> 20,
+                            crate::process::MAX_LINE_BYTES >> 20,
+                        ),
+                    }));
+                }
                 Some(StdoutEvent::Line(line)) => line,
             };
+            self.received += line.len() as u64 + 1;
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
@@ -142,8 +163,16 @@ impl Connection {
                         "message": format!("method not found: this client (mcp-contract) declares no client capabilities and cannot answer `{request}`"),
                     }})
                 };
-                // A failed write shows up as end of stdout on the next read.
-                let _ = self.process.send_line(&answer.to_string());
+                // A server that exited shows up as end of stdout on the next
+                // read; one that stopped reading its stdin is an error now.
+                if let Err(e) = self.process.send_line(&answer.to_string()) {
+                    if e.kind() != std::io::ErrorKind::BrokenPipe {
+                        return Err(self.process.fail(ErrorKind::Io {
+                            during: method.to_string(),
+                            error: e.to_string(),
+                        }));
+                    }
+                }
             }
             return Ok(None);
         }

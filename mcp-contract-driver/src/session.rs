@@ -26,6 +26,11 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// More pages than this is a cursor that never ends.
 const MAX_PAGES: usize = 10_000;
 
+/// The most `tools/list` text (all pages together) a surface may take: with
+/// [`crate::process::MAX_LINE_BYTES`] per page, what a capture holds stays
+/// bounded however many pages a server sends.
+pub const MAX_SURFACE_BYTES: u64 = 32 * 1024 * 1024;
+
 /// How to drive the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
@@ -103,6 +108,7 @@ impl Session {
         let mut tools = vec![];
         let mut seen = BTreeSet::new();
         let mut cursor: Option<String> = None;
+        let start = self.conn.received();
         for pages in 1..=MAX_PAGES {
             let params = match &cursor {
                 Some(c) => json!({ "cursor": c }),
@@ -113,6 +119,15 @@ impl Session {
                 return Err(self.protocol("tools/list", "the result has no `tools` array"));
             };
             tools.extend(page.iter().cloned());
+            if self.conn.received() - start > MAX_SURFACE_BYTES {
+                return Err(self.protocol(
+                    "tools/list",
+                    &format!(
+                        "the tools/list pages add up to more than {} MiB after {pages} pages; this client holds at most that much of a surface",
+                        MAX_SURFACE_BYTES >> 20
+                    ),
+                ));
+            }
             match result.get("nextCursor") {
                 None | Some(Value::Null) => return Ok(ToolPages { tools, pages }),
                 Some(Value::String(next)) => {
