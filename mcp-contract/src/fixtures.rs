@@ -441,7 +441,7 @@ pub fn read_dir_if_present(dir: &Path) -> Result<Vec<Fixture>, InputError> {
 /// Reads one fixture file for `tool`.
 pub fn read_file(path: &Path, tool: &str) -> Result<Fixture, InputError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = crate::limits::read(path).map_err(|e| {
         InputError::new(&name, format!("cannot read fixture: {e}"))
             .fix("check the path and that the file is readable")
     })?;

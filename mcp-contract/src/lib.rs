@@ -23,6 +23,7 @@ pub mod fixtures;
 pub mod git;
 pub mod history;
 pub mod json;
+pub mod limits;
 pub mod load;
 pub mod lockfile;
 pub mod migrations;

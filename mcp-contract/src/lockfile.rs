@@ -49,7 +49,7 @@ pub fn to_value(surface: &Surface) -> Value {
 /// Reads a lockfile from disk.
 pub fn read(path: &Path) -> Result<Surface, InputError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = crate::limits::read(path).map_err(|e| {
         InputError::new(&name, format!("cannot read lockfile: {e}")).fix(
             "generate it with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`",
         )

@@ -73,7 +73,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
         }
         None => {
             let shown = opts.lockfile.display().to_string();
-            let text = match std::fs::read(opts.lockfile) {
+            let text = match crate::limits::read(opts.lockfile) {
                 Ok(b) => String::from_utf8(b).map_err(|_| {
                     InputError::new(&shown, "file is not valid UTF-8")
                         .fix("regenerate the lockfile")
