@@ -33,6 +33,7 @@ pub mod rules;
 pub mod runtime;
 pub mod schema;
 pub mod segments;
+pub mod selftest;
 pub mod suggest;
 
 #[doc(hidden)]
