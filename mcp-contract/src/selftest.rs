@@ -199,11 +199,7 @@ fn remove_output_field(tool: &Tool, fixtures: &[Fixture]) -> Option<(String, Too
         .map(str::to_string)
         .or_else(|| props.keys().next().cloned())?;
     props.remove(&field);
-    if let Some(Value::Array(req)) = t
-        .output_schema
-        .as_mut()
-        .and_then(|s| s.get_mut("required"))
-    {
+    if let Some(Value::Array(req)) = t.output_schema.as_mut().and_then(|s| s.get_mut("required")) {
         req.retain(|r| r.as_str() != Some(&field));
     }
     Some((field, t))
@@ -243,13 +239,12 @@ fn widen_annotation(tool: &Tool) -> Option<(String, Tool)> {
 
 /// The record without the first rename entry that belongs to `tool` (its
 /// `[[acknowledge]]` block, up to the next table header).
-fn delete_alias(
-    tool: &Tool,
-    record: &MigrationRecord,
-    text: &str,
-) -> Option<(String, String)> {
+fn delete_alias(tool: &Tool, record: &MigrationRecord, text: &str) -> Option<(String, String)> {
     let entry = record.entries.iter().find(|e| {
-        let Transition::Rename { target, from, to, .. } = &e.transition else {
+        let Transition::Rename {
+            target, from, to, ..
+        } = &e.transition
+        else {
             return false;
         };
         let entry_tool = match &e.selector {
@@ -257,13 +252,18 @@ fn delete_alias(
             // `rule tool pointer subject`
             Selector::Fingerprint(f) => f.split(' ').nth(1).unwrap_or(""),
         };
-        entry_tool == tool.name || (*target == RenameTarget::Tool && (from == &tool.name || to == &tool.name))
+        entry_tool == tool.name
+            || (*target == RenameTarget::Tool && (from == &tool.name || to == &tool.name))
     })?;
     let Transition::Rename { from, to, .. } = &entry.transition else {
         return None;
     };
     let lines: Vec<&str> = text.lines().collect();
-    let at = entry.pos.line.saturating_sub(1).min(lines.len().saturating_sub(1));
+    let at = entry
+        .pos
+        .line
+        .saturating_sub(1)
+        .min(lines.len().saturating_sub(1));
     let start = (0..=at)
         .rev()
         .find(|&i| lines[i].trim() == "[[acknowledge]]")?;
@@ -344,10 +344,21 @@ pub fn render(rows: &[Row], unmutated_passes: bool) -> String {
             Some(Verdict::Missed) => "**missed**".to_string(),
             Some(Verdict::Error(e)) => format!("**missed** (gate error: {e})"),
         };
-        table.push([r.kind.as_str().to_string(), r.tool.clone(), r.detail.clone(), caught]);
+        table.push([
+            r.kind.as_str().to_string(),
+            r.tool.clone(),
+            r.detail.clone(),
+            caught,
+        ]);
     }
     let widths: Vec<usize> = (0..4)
-        .map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .map(|c| {
+            table
+                .iter()
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
     for row in &table {

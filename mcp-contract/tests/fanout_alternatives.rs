@@ -46,8 +46,8 @@ fn ref_fan_out_through_any_of_stays_polynomial() {
         );
         let _ = tx.send(changes.iter().map(|c| c.rule).collect::<Vec<_>>());
     });
-    let rules = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("24 levels of $ref fan-out through anyOf were not compared within 60 s (exponential)");
+    let rules = rx.recv_timeout(Duration::from_secs(60)).expect(
+        "24 levels of $ref fan-out through anyOf were not compared within 60 s (exponential)",
+    );
     assert!(rules.contains(&"input.type-narrowed"), "{rules:?}");
 }

@@ -59,21 +59,23 @@ pub fn run(args: Args) -> u8 {
     };
     let plan = selftest::plan(&surface, &record, &record_text, &found, "fixtures");
 
-    let scratch = Scratch(std::env::temp_dir().join(format!(
-        "mcp-contract-selftest-{}",
-        std::process::id()
-    )));
+    let scratch =
+        Scratch(std::env::temp_dir().join(format!("mcp-contract-selftest-{}", std::process::id())));
     let copy = scratch.0.join("contracts");
     if let Err(e) = prepare(&args.lockfile, &record_path, contracts, &copy, &scratch.0) {
         eprintln!("error: cannot prepare the temporary copy in {}: {e}\n  help: check that the temporary directory is writable", scratch.0.display());
         return output::ERROR;
     }
 
-    let unmutated = gate(&scratch.0, &args);
-    let unmutated_passes = matches!(unmutated, Gate::Passed);
-    if let Gate::Failed(by) | Gate::Error(by) = &unmutated {
-        eprintln!("error: the unmodified contract does not pass the gate ({}); fix that first", by.join(", "));
-    }
+    // A gate that fails the unmodified contract proves nothing by failing
+    // the mutations: stop.
+    let unmutated_passes = match gate(&scratch.0, &args) {
+        Gate::Passed => true,
+        Gate::Failed(by) | Gate::Error(by) => {
+            eprintln!("error: the unmodified contract does not pass the gate ({})\n  help: run `cargo mcp-contract check` (and `replay --server`) and fix what it reports first", by.join(", "));
+            return output::ERROR;
+        }
+    };
     let mut rows = vec![];
     for p in plan {
         match p {
@@ -130,7 +132,10 @@ fn prepare(
     copy_files(&contracts.join("fixtures"), &copy.join("fixtures"))?;
     git(root, &["init", "-q"])?;
     git(root, &["add", "-A"])?;
-    git(root, &["commit", "-q", "--allow-empty", "-m", "selftest baseline"])?;
+    git(
+        root,
+        &["commit", "-q", "--allow-empty", "-m", "selftest baseline"],
+    )?;
     Ok(())
 }
 
@@ -225,10 +230,12 @@ fn gate(root: &Path, args: &Args) -> Gate {
         },
     }
     if args.server {
+        // From the caller's directory: the server command may be relative.
         let mut replay = Command::new(&me);
         replay
-            .current_dir(root)
-            .args(["replay", "--server", "--fixtures", "contracts/fixtures", "--timeout"])
+            .args(["replay", "--server", "--fixtures"])
+            .arg(root.join("contracts/fixtures"))
+            .arg("--timeout")
             .arg(args.live.timeout.as_secs_f64().to_string())
             .arg("--")
             .args(&args.live.command);
@@ -242,6 +249,7 @@ fn gate(root: &Path, args: &Args) -> Gate {
                         .lines()
                         .filter_map(|l| l.strip_prefix("FAIL"))
                         .filter_map(|l| l.split_whitespace().nth(1))
+                        .map(|f| f.trim_end_matches(':'))
                         .map(|f| format!("replay {}", short(f)))
                         .collect();
                     if fails.is_empty() {
@@ -277,7 +285,10 @@ fn check_catches(out: &Output) -> Vec<String> {
             }
             for p in check["problems"].as_array().into_iter().flatten() {
                 if p["level"] == "error" {
-                    by.push(format!("record {}", p["kind"].as_str().unwrap_or("problem")));
+                    by.push(format!(
+                        "record {}",
+                        p["kind"].as_str().unwrap_or("problem")
+                    ));
                 }
             }
         }
