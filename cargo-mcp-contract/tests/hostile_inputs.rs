@@ -4,7 +4,8 @@
 //! bounded (64 MiB: less than the 100 MiB input). Cases: a 100 MiB lockfile (in the working tree and
 //! in git history), `$ref` fan-out (a definition reachable through 3^40
 //! paths), numbers with 10,000 digits, property names
-//! of 1 MiB, and a catastrophic-backtracking `pattern` in a fixture check.
+//! of 1 MiB, pattern pairs whose automata would explode, and a
+//! catastrophic-backtracking `pattern` in a fixture check.
 
 #![cfg(unix)]
 
@@ -225,6 +226,29 @@ fn hostile_inputs_are_answered_or_refused_within_bounds() {
         &tool(json!({"type": "object", "properties": {key: {"type": "integer"}}})),
     );
     step("1 MiB property name", &out, 1, "input.type-", t);
+
+    // Patterns the comparator decides inclusion of: an automaton that would
+    // explode (`[ab]*a[ab]{30}`: 2^30 DFA states) is bounded and said so.
+    let pat = |p: &str| {
+        tool(json!({"type": "object", "properties": {"s": {"type": "string", "pattern": p}}}))
+    };
+    for (i, (a, b)) in [
+        ("[ab]*", "[ab]*a[ab]{30}"),
+        ("(a|a)*(a|a)*(a|a)*b", "(a|aa)*b"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let t = Instant::now();
+        let out = diff(dir.path(), &pat(a), &pat(b));
+        let code = out.0.status.code().unwrap();
+        assert!(
+            code == 0 || code == 1,
+            "{a} -> {b}: {}",
+            text(&out.0.stderr)
+        );
+        step(&format!("hostile pattern pair {i}"), &out, code, "", t);
+    }
 
     // A pattern that backtracks exponentially in a backtracking engine, with a
     // fixture whose argument triggers it: the fixture check uses a linear-time
