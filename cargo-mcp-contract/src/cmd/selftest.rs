@@ -34,7 +34,7 @@ impl Drop for Scratch {
 }
 
 pub fn run(args: Args) -> u8 {
-    if args.server != !args.live.command.is_empty() {
+    if args.server == args.live.command.is_empty() {
         eprintln!("error: --server and a server command after `--` go together\n  help: `cargo mcp-contract selftest --server -- CMD`, or neither");
         return output::ERROR;
     }
