@@ -315,7 +315,17 @@ fn schema(rng: &mut Rng, depth: usize) -> Value {
 
 fn document(rng: &mut Rng) -> Value {
     let mut root = schema(rng, 4);
+    if !root.is_object() {
+        root = json!({});
+    }
     if let Value::Object(m) = &mut root {
+        // MCP roots are objects: the loader refuses a root that admits none.
+        m.remove("type");
+        if rng.chance(4) {
+            m.insert("type".into(), json!("object"));
+        }
+        m.remove("const");
+        m.remove("enum");
         let mut defs = Map::new();
         for i in 0..4 {
             defs.insert(format!("D{i}"), schema(rng, 3));

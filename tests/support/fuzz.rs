@@ -40,8 +40,8 @@ pub fn seed(target: &str) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5EED_0015);
-    // A different stream per target, from the same seed.
-    target.bytes().fold(base | 1, |h, b| {
+    // A different stream per target, from the same seed (FNV-1a).
+    target.bytes().fold(base ^ 0xCBF2_9CE4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01B3)
     }) | 1
 }
