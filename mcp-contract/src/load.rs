@@ -251,8 +251,10 @@ pub(crate) fn tool_from_map(
     })
 }
 
-/// Does an input schema root admit some object (after following its reference)?
-fn input_root_admits_object(schema: &Value) -> bool {
+/// Does an input schema root admit some object (after following its
+/// reference)? MCP tool arguments are always an object, so a root that
+/// admits none is not a valid `inputSchema` (the build step checks it too).
+pub fn input_root_admits_object(schema: &Value) -> bool {
     if schema.is_null() {
         return true;
     }
