@@ -1,10 +1,14 @@
 //! `cargo mcp-contract selftest` on the demo server's contract: every
 //! mutation is caught and the unmodified contract passes (exit 0); a
 //! contract whose fixtures cannot catch a deleted alias reports the miss
-//! (exit 1); a contract the gate already fails is exit 2.
+//! (exit 1); a contract the gate already fails is exit 2. With `--server`
+//! the demo binary cargo built beside this one replays every mutation too.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "../../tests/support/skip.rs"]
+mod skip;
 
 const BIN: &str = env!("CARGO_BIN_EXE_cargo-mcp-contract");
 
@@ -104,5 +108,45 @@ fn a_contract_the_gate_already_fails_is_exit_2() {
     assert!(
         stderr.contains("the unmodified contract does not pass"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn with_the_server_replay_catches_the_fixture_mutations_too() {
+    let test = "with_the_server_replay_catches_the_fixture_mutations_too";
+    let server = Path::new(BIN)
+        .parent()
+        .unwrap()
+        .join(format!("demo-server{}", std::env::consts::EXE_SUFFIX));
+    if !server.exists() {
+        skip::skip(
+            test,
+            &format!(
+                "{} is not built; `cargo build -p demo-server` builds it",
+                server.display()
+            ),
+        );
+        return;
+    }
+    let out = Command::new(BIN)
+        .args(["selftest", "--lockfile"])
+        .arg(demo().join("contracts/mcp-contract.lock"))
+        .args(["--server", "--timeout", "20", "--"])
+        .arg(&server)
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("tool error -> protocol error") && l.contains("replay ")),
+        "{stdout}"
     );
 }
