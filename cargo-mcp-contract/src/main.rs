@@ -43,6 +43,8 @@ enum Command {
     Rules(cmd::rules::ListArgs),
     /// Explain one rule
     Explain(cmd::rules::ExplainArgs),
+    /// Mutate a copy of the contract the way careless changes would and show the gate catches each
+    Selftest(cmd::selftest::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(a),
         Command::Rules(a) => cmd::rules::list(a),
         Command::Explain(a) => cmd::rules::explain(a),
+        Command::Selftest(a) => cmd::selftest::run(a),
     };
     ExitCode::from(code)
 }

@@ -5,14 +5,17 @@
 //!
 //! The demo binary is the one cargo built beside this package's binary
 //! (`cargo test --workspace` builds it). When it is missing or older than the
-//! demo's sources, the test says so on the terminal and skips.
+//! demo's sources, the test says so on the terminal and skips; with `CI` set
+//! or `MCP_CONTRACT_REQUIRE_LIVE=1` it fails (`tests/support/skip.rs`).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::SystemTime;
 
 use mcp_contract::lockfile;
+
+#[path = "../../tests/support/skip.rs"]
+mod skip;
 
 const BIN: &str = env!("CARGO_BIN_EXE_cargo-mcp-contract");
 
@@ -63,10 +66,12 @@ fn demo_binary(test: &str) -> Option<PathBuf> {
             } else {
                 "is not built"
             };
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "SKIPPED {test}: {} {why}; `cargo build -p demo-server` (or `cargo test --workspace`) builds it",
-                exe.display()
+            skip::skip(
+                test,
+                &format!(
+                    "{} {why}; `cargo build -p demo-server` (or `cargo test --workspace`) builds it",
+                    exe.display()
+                ),
             );
             None
         }

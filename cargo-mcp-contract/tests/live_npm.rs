@@ -5,8 +5,12 @@
 //! (annotations and output schemas appeared).
 //!
 //! Installs are cached under the target directory (`tmp/npm-cache/`), so only
-//! the first run downloads. Without `npm`, or when the registry cannot be
-//! reached, each test says so on the terminal and skips; it never skips silently.
+//! the first run downloads. Without `node`/`npm`, or when the registry cannot
+//! be reached (a network error, told apart from other install failures by
+//! npm's error code), each test says so on the terminal and skips; with `CI`
+//! set or `MCP_CONTRACT_REQUIRE_LIVE=1` that skip is a failure
+//! (`tests/support/skip.rs`). Any other install failure — a wrong version, a
+//! package that does not exist, a full disk — fails the test always.
 
 #![cfg(unix)]
 
@@ -17,23 +21,78 @@ use std::process::{Command, Output};
 
 use mcp_contract::{diff_surfaces, lockfile, DiffReport, Severity};
 
+#[path = "../../tests/support/skip.rs"]
+mod skip;
+
 const BIN: &str = env!("CARGO_BIN_EXE_cargo-mcp-contract");
+
+/// Why a server could not be installed.
+enum Missing {
+    /// Nothing wrong with the test: no npm, or no network. A skip (a failure under CI).
+    Unavailable(String),
+    /// Anything else: always a failure.
+    Broken(String),
+}
+
+/// npm's error codes that mean "the registry could not be reached".
+const NETWORK_CODES: &[&str] = &[
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ETIMEDOUT",
+    "ESOCKETTIMEDOUT",
+    "ENETUNREACH",
+    "ENETDOWN",
+    "EHOSTUNREACH",
+    "ERR_SOCKET_TIMEOUT",
+];
+
+/// Is npm's stderr a network failure? npm prints `npm error code X` (older:
+/// `npm ERR! code X`) and, for fetch failures, `npm error network ...` lines.
+/// Without such a line it is not a network error (`ETARGET` for a wrong
+/// version, `E404` for a missing package, `ENOSPC`, ...).
+fn network_error(stderr: &str) -> bool {
+    stderr.lines().any(|line| {
+        let rest = line
+            .strip_prefix("npm error ")
+            .or_else(|| line.strip_prefix("npm ERR! "))
+            .unwrap_or("");
+        if rest.starts_with("network ") {
+            return true;
+        }
+        let code = rest
+            .strip_prefix("code ")
+            .or_else(|| rest.strip_prefix("errno "))
+            .map(str::trim);
+        code.is_some_and(|c| NETWORK_CODES.contains(&c))
+    })
+}
+
+#[test]
+fn npm_network_errors_are_told_apart_from_other_install_failures() {
+    let offline = "npm error code ENOTFOUND\nnpm error syscall getaddrinfo\nnpm error errno ENOTFOUND\n\
+                   npm error network request to https://registry.npmjs.org/x failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org\n";
+    assert!(network_error(offline));
+    assert!(network_error("npm ERR! code EAI_AGAIN\n"));
+    assert!(network_error("npm error network Socket timeout\n"));
+    let wrong_version = "npm error code ETARGET\nnpm error notarget No matching version found for @modelcontextprotocol/server-everything@1999.1.1.\n";
+    assert!(!network_error(wrong_version));
+    assert!(!network_error("npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/@x%2fy - Not found\n"));
+    assert!(!network_error("npm error code ENOSPC\n"));
+    // The words alone are not the code.
+    assert!(!network_error(
+        "npm error notarget ENOTFOUND is not a version\n"
+    ));
+}
 
 /// Prints past the test harness's output capture, so a skip is always seen.
 fn say(msg: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{msg}");
 }
 
-/// A skip: printed locally, a failure in CI (`CI` set), where the test must run.
-fn skip(msg: &str) {
-    if std::env::var_os("CI").is_some() {
-        panic!("{msg} (CI is set: this test must run, not skip)");
-    }
-    say(msg);
-}
-
 /// Installs `package@version` (once) and returns its executable `bin`.
-fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, String> {
+fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, Missing> {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-cache");
     let root = cache.join(format!("{}@{version}", package.replace('/', "+")));
     let exe = root.join("node_modules/.bin").join(bin);
@@ -42,7 +101,11 @@ fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, String
     }
     match Command::new("npm").arg("--version").output() {
         Ok(o) if o.status.success() => {}
-        _ => return Err("`npm` is not installed (or not on PATH)".into()),
+        _ => {
+            return Err(Missing::Unavailable(
+                "`npm` is not installed (or not on PATH)".into(),
+            ))
+        }
     }
     // Install beside the cache entry, then move it into place: a half
     // finished install never looks like a cached one.
@@ -53,7 +116,7 @@ fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, String
         std::thread::current().id()
     ));
     let _ = std::fs::remove_dir_all(&staging);
-    std::fs::create_dir_all(&staging).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&staging).map_err(|e| Missing::Broken(e.to_string()))?;
     let out = Command::new("npm")
         .args([
             "install",
@@ -65,15 +128,21 @@ fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, String
         .arg(&staging)
         .arg(format!("{package}@{version}"))
         .output()
-        .map_err(|e| format!("cannot run npm: {e}"))?;
+        .map_err(|e| Missing::Broken(format!("cannot run npm: {e}")))?;
     if !out.status.success() {
         let _ = std::fs::remove_dir_all(&staging);
         let err = String::from_utf8_lossy(&out.stderr);
         let tail: Vec<&str> = err.lines().rev().take(5).collect();
-        return Err(format!(
-            "`npm install {package}@{version}` failed (offline?): {}",
-            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
-        ));
+        let tail = tail.into_iter().rev().collect::<Vec<_>>().join(" / ");
+        return Err(if network_error(&err) {
+            Missing::Unavailable(format!(
+                "`npm install {package}@{version}` cannot reach the registry: {tail}"
+            ))
+        } else {
+            Missing::Broken(format!(
+                "`npm install {package}@{version}` failed (not a network error): {tail}"
+            ))
+        });
     }
     if std::fs::rename(&staging, &root).is_err() {
         // Another test installed it first.
@@ -82,23 +151,24 @@ fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, String
     if exe.exists() {
         Ok(exe)
     } else {
-        Err(format!("{package}@{version} has no `{bin}` executable"))
+        Err(Missing::Broken(format!(
+            "{package}@{version} has no `{bin}` executable"
+        )))
     }
 }
 
-/// The server executables for the given versions, or a printed skip.
+/// The server executables for the given versions, or a printed skip (a
+/// failure under CI); an install failure that is not a network error panics.
 fn servers(test: &str, package: &str, bin: &str, versions: &[&str]) -> Option<Vec<PathBuf>> {
     if !Command::new("node")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success())
     {
-        skip(&format!(
-            "SKIPPED {test}: `node` is not installed (or not on PATH)"
-        ));
+        skip::skip(test, "`node` is not installed (or not on PATH)");
         return None;
     }
-    let installs: Vec<Result<PathBuf, String>> = std::thread::scope(|s| {
+    let installs: Vec<Result<PathBuf, Missing>> = std::thread::scope(|s| {
         let handles: Vec<_> = versions
             .iter()
             .map(|v| s.spawn(move || npm_server(package, v, bin)))
@@ -109,10 +179,11 @@ fn servers(test: &str, package: &str, bin: &str, versions: &[&str]) -> Option<Ve
     for r in installs {
         match r {
             Ok(p) => out.push(p),
-            Err(why) => {
-                skip(&format!("SKIPPED {test}: {why}"));
+            Err(Missing::Unavailable(why)) => {
+                skip::skip(test, &why);
                 return None;
             }
+            Err(Missing::Broken(why)) => panic!("{test}: {why}"),
         }
     }
     Some(out)

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "../../tests/support/skip.rs"]
+mod skip;
+
 const BIN: &str = env!("CARGO_BIN_EXE_cargo-mcp-contract");
 
 fn stub_script() -> String {
@@ -351,9 +354,9 @@ fn git(repo: &Path, args: &[&str]) {
 #[test]
 fn check_gates_the_live_surface_against_git_history() {
     if Command::new("git").arg("--version").output().is_err() {
-        let _ = std::io::Write::write_all(
-            &mut std::io::stderr(),
-            b"SKIPPED check_gates_the_live_surface_against_git_history: git is not installed\n",
+        skip::skip(
+            "check_gates_the_live_surface_against_git_history",
+            "git is not installed",
         );
         return;
     }

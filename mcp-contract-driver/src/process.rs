@@ -6,8 +6,8 @@
 //! describes shutting a server down.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,17 @@ use crate::error::{DriverError, ErrorKind};
 /// How many bytes of stderr are kept, and how many lines are shown.
 const TAIL_BYTES: usize = 8 * 1024;
 const TAIL_LINES: usize = 20;
+
+/// The longest line read from the server's stdout. A line is one JSON-RPC
+/// message; a `tools/list` page of a few hundred tools is well under 1 MiB.
+/// Longer (or a stream without any newline) is an error, so the bytes held
+/// for one line never exceed this.
+pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+
+/// Messages queued for a server that does not read its stdin (a flood of
+/// server requests each needs an answer) before that is an error instead of
+/// a write that blocks forever.
+const STDIN_QUEUE: usize = 64;
 
 /// How long a server gets to exit after stdin closes, and after SIGTERM.
 const EXIT_GRACE: Duration = Duration::from_millis(100);
@@ -29,6 +40,8 @@ pub enum StdoutEvent {
     Line(Vec<u8>),
     /// stdout closed.
     Eof,
+    /// More than [`MAX_LINE_BYTES`] without a newline; `start` is its beginning.
+    TooLong { start: Vec<u8> },
     /// Reading failed.
     Error(String),
 }
@@ -36,7 +49,8 @@ pub enum StdoutEvent {
 /// A running server.
 pub struct ServerProcess {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Lines for the writer thread, which owns the pipe (dropping this closes it).
+    stdin: Option<SyncSender<Vec<u8>>>,
     stdout: Receiver<StdoutEvent>,
     stderr: Arc<Mutex<Vec<u8>>>,
     stderr_done: Receiver<()>,
@@ -74,15 +88,32 @@ impl ServerProcess {
         #[cfg(unix)]
         crate::signals::register(child.id() as i32);
 
-        let stdin = child.stdin.take();
-        let (line_tx, stdout) = mpsc::channel();
+        let stdin = child.stdin.take().map(|mut pipe| {
+            let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(STDIN_QUEUE);
+            std::thread::spawn(move || {
+                for line in rx {
+                    if pipe.write_all(&line).and_then(|()| pipe.flush()).is_err() {
+                        return;
+                    }
+                }
+            });
+            tx
+        });
+        // One line in flight at most: a server writing faster than the
+        // client reads waits on its pipe instead of filling our memory.
+        let (line_tx, stdout) = mpsc::sync_channel(1);
         if let Some(out) = child.stdout.take() {
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(out);
                 loop {
                     let mut line = vec![];
-                    let event = match reader.read_until(b'\n', &mut line) {
+                    let limit = MAX_LINE_BYTES as u64 + 1;
+                    let event = match (&mut reader).take(limit).read_until(b'\n', &mut line) {
                         Ok(0) => StdoutEvent::Eof,
+                        Ok(n) if n as u64 == limit && line.last() != Some(&b'\n') => {
+                            line.truncate(200);
+                            StdoutEvent::TooLong { start: line }
+                        }
                         Ok(_) => {
                             while matches!(line.last(), Some(b'\n' | b'\r')) {
                                 line.pop();
@@ -138,15 +169,24 @@ impl ServerProcess {
         self.child.id()
     }
 
-    /// Writes one line (a serialized JSON-RPC message) to the server's stdin.
+    /// Queues one line (a serialized JSON-RPC message) for the server's
+    /// stdin. Never blocks: a server that stopped reading its stdin while
+    /// [`STDIN_QUEUE`] messages wait is an error.
     pub fn send_line(&mut self, line: &str) -> std::io::Result<()> {
         let stdin = self
             .stdin
-            .as_mut()
+            .as_ref()
             .ok_or_else(|| std::io::Error::other("stdin is closed"))?;
-        stdin.write_all(line.as_bytes())?;
-        stdin.write_all(b"\n")?;
-        stdin.flush()
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        match stdin.try_send(bytes) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(std::io::Error::other(format!(
+                "the server has not read its stdin while {STDIN_QUEUE} messages waited"
+            ))),
+            Err(TrySendError::Disconnected(_)) => Err(std::io::ErrorKind::BrokenPipe.into()),
+        }
     }
 
     /// The next stdout event, or `None` when `deadline` passes first.

@@ -31,6 +31,8 @@ pub struct Connection {
     process: ServerProcess,
     next_id: i64,
     timeout: Duration,
+    /// Bytes of stdout read so far (all lines).
+    received: u64,
 }
 
 impl Connection {
@@ -40,6 +42,7 @@ impl Connection {
             process,
             next_id: 1,
             timeout,
+            received: 0,
         }
     }
 
@@ -55,6 +58,11 @@ impl Connection {
     /// Sends an already built message.
     pub fn send_message(&mut self, msg: &Value, method: &str) -> Result<(), DriverError> {
         self.send(msg, method)
+    }
+
+    /// Bytes the server has written to stdout so far.
+    pub fn received(&self) -> u64 {
+        self.received
     }
 
     /// Sends a notification (no answer expected).
@@ -110,8 +118,21 @@ impl Connection {
                         error,
                     }))
                 }
+                Some(StdoutEvent::TooLong { start }) => {
+                    let shown = String::from_utf8_lossy(&start).into_owned();
+                    return Err(self.process.fail(ErrorKind::Protocol {
+                        during: method.to_string(),
+                        message: format!(
+                            "the server wrote more than {} MiB to stdout without a newline (starting {shown:?}); \
+                             an MCP stdio message is one line, and this client reads at most {} MiB per message",
+                            crate::process::MAX_LINE_BYTES >> 20,
+                            crate::process::MAX_LINE_BYTES >> 20,
+                        ),
+                    }));
+                }
                 Some(StdoutEvent::Line(line)) => line,
             };
+            self.received += line.len() as u64 + 1;
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
@@ -128,9 +149,17 @@ impl Connection {
             for message in messages {
                 match classify(&message, id) {
                     Incoming::Reply(reply) => return Ok(reply),
-                    // A failed write shows up as end of stdout on the next read.
+                    // A server that exited shows up as end of stdout on the
+                    // next read; one that stopped reading its stdin is an error now.
                     Incoming::Answer(answer) => {
-                        let _ = self.process.send_line(&answer.to_string());
+                        if let Err(e) = self.process.send_line(&answer.to_string()) {
+                            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                                return Err(self.process.fail(ErrorKind::Io {
+                                    during: method.to_string(),
+                                    error: e.to_string(),
+                                }));
+                            }
+                        }
                     }
                     Incoming::Skip => {}
                     Incoming::NotJsonRpc => return Err(self.garbage(method, &line)),

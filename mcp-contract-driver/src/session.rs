@@ -75,6 +75,11 @@ impl Protocol {
     }
 }
 
+/// The most `tools/list` text (all pages together) a surface may take: with
+/// [`crate::process::MAX_LINE_BYTES`] per page, what a capture holds stays
+/// bounded however many pages a server sends.
+pub const MAX_SURFACE_BYTES: u64 = 32 * 1024 * 1024;
+
 /// How to drive the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
@@ -377,6 +382,7 @@ impl Session {
         let mut items = vec![];
         let mut seen = BTreeSet::new();
         let mut cursor: Option<String> = None;
+        let mut received: u64 = 0;
         for pages in 1..=MAX_PAGES {
             let params = match &cursor {
                 Some(c) => json!({ "cursor": c }),
@@ -387,6 +393,16 @@ impl Session {
                 return Err(self.protocol(method, &format!("the result has no `{key}` array")));
             };
             items.extend(page.iter().cloned());
+            received += result.to_string().len() as u64;
+            if received > MAX_SURFACE_BYTES {
+                return Err(self.protocol(
+                    method,
+                    &format!(
+                        "the {method} pages add up to more than {} MiB after {pages} pages; this client holds at most that much of a surface",
+                        MAX_SURFACE_BYTES >> 20
+                    ),
+                ));
+            }
             match result.get("nextCursor") {
                 None | Some(Value::Null) => return Ok(Pages { items, pages }),
                 Some(Value::String(next)) => {

@@ -390,6 +390,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Fixture>, InputError> {
         if file_name.starts_with('.') {
             continue;
         }
+        crate::confine::not_a_link(&path, "fixture directory")?;
         if path.is_dir() {
             tool_dirs.push((file_name, path));
         } else if file_name.ends_with(".json") {
@@ -416,6 +417,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Fixture>, InputError> {
             })?;
             let file_name = entry.file_name().to_string_lossy().into_owned();
             if !file_name.starts_with('.') && file_name.ends_with(".json") {
+                crate::confine::not_a_link(&entry.path(), "fixture")?;
                 files.push(entry.path());
             }
         }
@@ -439,7 +441,7 @@ pub fn read_dir_if_present(dir: &Path) -> Result<Vec<Fixture>, InputError> {
 /// Reads one fixture file for `tool`.
 pub fn read_file(path: &Path, tool: &str) -> Result<Fixture, InputError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = crate::limits::read(path).map_err(|e| {
         InputError::new(&name, format!("cannot read fixture: {e}"))
             .fix("check the path and that the file is readable")
     })?;

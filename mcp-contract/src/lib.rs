@@ -14,14 +14,17 @@
 //! server puts in front of its handlers ([`runtime`]). Binaries and build
 //! scripts only parse arguments and print; the logic lives here.
 
+pub mod atomic;
 pub mod canonical;
 pub mod check;
+pub mod confine;
 pub mod diff;
 pub mod error;
 pub mod fixtures;
 pub mod git;
 pub mod history;
 pub mod json;
+pub mod limits;
 pub mod load;
 pub mod lockfile;
 pub mod migrations;
@@ -31,6 +34,7 @@ pub mod rules;
 pub mod runtime;
 pub mod schema;
 pub mod segments;
+pub mod selftest;
 pub mod suggest;
 
 #[doc(hidden)]

@@ -19,7 +19,7 @@ use crate::schema::refs;
 /// Reads and parses `path` as a surface in any supported shape.
 pub fn read_surface(path: &Path) -> Result<Surface, InputError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = crate::limits::read(path).map_err(|e| {
         InputError::new(&name, format!("cannot read file: {e}"))
             .fix("check the path and that the file is readable")
     })?;

@@ -91,7 +91,7 @@ fn with_digest(mut entry: Value) -> Value {
 /// Reads a lockfile from disk.
 pub fn read(path: &Path) -> Result<Surface, InputError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = crate::limits::read(path).map_err(|e| {
         InputError::new(&name, format!("cannot read lockfile: {e}")).fix(
             "generate it with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`",
         )
@@ -297,30 +297,16 @@ pub fn escape_pointer(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// Writes `contents` to `path` atomically (temporary file in the same
-/// directory, then rename), creating parent directories. Returns `false`
-/// without touching the file when it already holds exactly `contents`.
+/// Writes `contents` to `path` atomically (see [`crate::atomic`]: temporary
+/// file in the same directory, fsync, rename, directory fsync), creating
+/// parent directories. Returns `false` without touching the file when it
+/// already holds exactly `contents`.
 pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
-    if let Ok(existing) = std::fs::read(path) {
-        if existing == contents.as_bytes() {
-            return Ok(false);
-        }
+    let same_len = std::fs::metadata(path).is_ok_and(|m| m.len() == contents.len() as u64);
+    if same_len && std::fs::read(path).is_ok_and(|existing| existing == contents.as_bytes()) {
+        return Ok(false);
     }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let file_name = path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, contents)?;
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
+    crate::atomic::write(path, contents.as_bytes())?;
     Ok(true)
 }
 

@@ -7,5 +7,6 @@ pub mod install_hook;
 pub mod live;
 pub mod replay;
 pub mod rules;
+pub mod selftest;
 pub mod snapshot;
 pub mod verify;

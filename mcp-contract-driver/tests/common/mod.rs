@@ -24,7 +24,7 @@ pub struct PidFile {
 }
 
 impl PidFile {
-    fn new(mode: &str) -> Self {
+    pub fn new(mode: &str) -> Self {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("driver-pids");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!(

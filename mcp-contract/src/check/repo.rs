@@ -47,9 +47,13 @@ pub struct CheckContext {
 
 /// Reads everything the gate needs.
 pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputError> {
-    let repo = Repo::discover(opts.lockfile)?;
+    // The repository the lockfile's directory is in: a link must not lead out of it.
+    let at = opts.lockfile.parent().filter(|p| !p.as_os_str().is_empty());
+    let repo = Repo::discover(at.unwrap_or(Path::new(".")))?;
+    crate::confine::inside(opts.lockfile, &repo.root, "lockfile")?;
     let rel = repo.relative(opts.lockfile)?;
     let record_path = migrations::path_for(opts.lockfile);
+    crate::confine::inside(&record_path, &repo.root, "migration record")?;
     let rel_record = repo.relative(&record_path)?;
     let baseline = resolve_baseline(&repo, opts.against)?;
     let mut reader = BlobReader::start(&repo)?;
@@ -69,7 +73,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
         }
         None => {
             let shown = opts.lockfile.display().to_string();
-            let text = match std::fs::read(opts.lockfile) {
+            let text = match crate::limits::read(opts.lockfile) {
                 Ok(b) => String::from_utf8(b).map_err(|_| {
                     InputError::new(&shown, "file is not valid UTF-8")
                         .fix("regenerate the lockfile")

@@ -143,6 +143,20 @@ impl BlobReader {
             )
             .fix("check that git works in this repository")
         })?;
+        if size as u64 > crate::limits::MAX_INPUT_BYTES {
+            // Skip the blob (and its newline) in bounded chunks so the batch
+            // stays in step, without holding it.
+            std::io::copy(
+                &mut (&mut self.stdout).take(size as u64 + 1),
+                &mut std::io::sink(),
+            )
+            .map_err(broken)?;
+            return Err(InputError::new(
+                spec.to_string(),
+                format!("in git {}", crate::limits::too_large(size as u64)),
+            )
+            .fix("check out a revision whose lockfile has a sane size; a lockfile this large was not written by mcp-contract"));
+        }
         let mut data = vec![0; size + 1];
         self.stdout.read_exact(&mut data).map_err(broken)?;
         data.pop();

@@ -55,7 +55,7 @@ pub const RECORD_VERSION: i64 = 1;
 /// Reads the record at `path`; a missing file is an empty record.
 pub fn read(path: &Path) -> Result<(MigrationRecord, Vec<Problem>), InputError> {
     let file = path.display().to_string();
-    match std::fs::read(path) {
+    match crate::limits::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(parse(&text, &file)),
             Err(_) => Err(InputError::new(&file, "file is not valid UTF-8")

@@ -66,6 +66,10 @@ impl std::fmt::Display for FixtureFailure {
     }
 }
 
+/// The most memory one compiled `pattern` may take (bytes), so a crafted
+/// pattern (`a{1000}{1000}`) cannot exhaust memory while compiling.
+const REGEX_SIZE_LIMIT: usize = 4 * 1024 * 1024;
+
 /// The result of checking a fixtures directory.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FixtureReport {
@@ -86,6 +90,7 @@ impl FixtureReport {
 pub fn check_contracts(lockfile_path: &Path) -> Result<FixtureReport, InputError> {
     let contracts = lockfile_path.parent().unwrap_or(Path::new("."));
     let dir = contracts.join("fixtures");
+    crate::confine::not_a_link(&dir, "fixtures directory")?;
     let found = fixtures::read_dir_if_present(&dir)?;
     if found.is_empty() {
         return Ok(FixtureReport {
@@ -94,7 +99,7 @@ pub fn check_contracts(lockfile_path: &Path) -> Result<FixtureReport, InputError
         });
     }
     let shown = lockfile_path.display().to_string();
-    let bytes = std::fs::read(lockfile_path).map_err(|e| {
+    let bytes = crate::limits::read(lockfile_path).map_err(|e| {
         InputError::new(&shown, format!("cannot read the lockfile: {e}")).fix(
             "generate it with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`",
         )
@@ -212,13 +217,23 @@ pub fn predict(
             detail: format!("tool `{tool}` is not published"),
         });
     };
-    let validator = jsonschema::validator_for(&published.input_schema).map_err(|e| {
-        InputError::new(
-            fixture.file.display().to_string(),
-            format!("the published input schema of `{tool}` cannot be compiled: {e}"),
+    // `pattern` and `patternProperties` come from the pull request: only a
+    // linear-time engine evaluates them (the default backtracking engine
+    // can take exponential time on a crafted pattern).
+    let validator = jsonschema::options()
+        .with_pattern_options(
+            jsonschema::PatternOptions::regex()
+                .size_limit(REGEX_SIZE_LIMIT)
+                .dfa_size_limit(REGEX_SIZE_LIMIT),
         )
-        .fix("regenerate the lockfile")
-    })?;
+        .build(&published.input_schema)
+        .map_err(|e| {
+            InputError::new(
+                fixture.file.display().to_string(),
+                format!("the published input schema of `{tool}` cannot be compiled for checking fixtures: {e}"),
+            )
+            .fix("patterns are evaluated only with a linear-time engine: rewrite any look-around or backreference in `pattern`/`patternProperties`; otherwise regenerate the lockfile")
+        })?;
     let first_error = |v: &Value| {
         validator.iter_errors(v).next().map(|e| {
             let at = e.instance_path().to_string();

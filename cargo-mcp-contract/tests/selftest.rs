@@ -1,0 +1,152 @@
+//! `cargo mcp-contract selftest` on the demo server's contract: every
+//! mutation is caught and the unmodified contract passes (exit 0); a
+//! contract whose fixtures cannot catch a deleted alias reports the miss
+//! (exit 1); a contract the gate already fails is exit 2. With `--server`
+//! the demo binary cargo built beside this one replays every mutation too.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[path = "../../tests/support/skip.rs"]
+mod skip;
+
+const BIN: &str = env!("CARGO_BIN_EXE_cargo-mcp-contract");
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo-server")
+}
+
+fn selftest(lockfile: &Path) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(["selftest", "--lockfile"])
+        .arg(lockfile)
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_mutation_of_the_demo_contract_is_caught() {
+    let (code, stdout, stderr) = selftest(&demo().join("contracts/mcp-contract.lock"));
+    eprintln!("{stdout}");
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!stdout.contains("**missed**"), "{stdout}");
+    assert!(stdout.contains("unmodified contract passes"), "{stdout}");
+    // Each kind ran at least once, and was caught by what should catch it.
+    for (kind, by) in [
+        ("add required argument", "input.required-added"),
+        ("remove output field", "output.property-removed"),
+        ("narrow a type", "input.type-narrowed"),
+        ("widen annotation authority", "annotations."),
+        (
+            "delete alias from record",
+            "fixture search_catalog/legacy_query.json",
+        ),
+        ("tool error -> protocol error", "fixture "),
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(kind) && l.contains(by)),
+            "{kind} not caught by {by}:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_deleted_alias_without_a_legacy_fixture_is_reported_missed() {
+    let dir = tempfile::tempdir().unwrap();
+    let contracts = dir.path().join("contracts");
+    copy_dir(&demo().join("contracts"), &contracts);
+    // Without the fixtures that use the old name, nothing notices the alias going.
+    for f in [
+        "legacy_query.json",
+        "both_names_same_value.json",
+        "conflicting_aliases.json",
+    ] {
+        std::fs::remove_file(contracts.join("fixtures/search_catalog").join(f)).unwrap();
+    }
+    let (code, stdout, stderr) = selftest(&contracts.join("mcp-contract.lock"));
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("delete alias from record") && l.contains("search_catalog"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.ends_with("**missed**"), "{line}");
+    assert!(stdout.contains("1 missed"), "{stdout}");
+}
+
+#[test]
+fn a_contract_the_gate_already_fails_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let contracts = dir.path().join("contracts");
+    copy_dir(&demo().join("contracts"), &contracts);
+    std::fs::write(
+        contracts.join("fixtures/search_catalog/legacy_query.json"),
+        r#"{"safe": true, "arguments": {"query": "x"}, "expect": {"outcome": "jsonrpc_error"}}"#,
+    )
+    .unwrap();
+    let (code, stdout, stderr) = selftest(&contracts.join("mcp-contract.lock"));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("the unmodified contract does not pass"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn with_the_server_replay_catches_the_fixture_mutations_too() {
+    let test = "with_the_server_replay_catches_the_fixture_mutations_too";
+    let server = Path::new(BIN)
+        .parent()
+        .unwrap()
+        .join(format!("demo-server{}", std::env::consts::EXE_SUFFIX));
+    if !server.exists() {
+        skip::skip(
+            test,
+            &format!(
+                "{} is not built; `cargo build -p demo-server` builds it",
+                server.display()
+            ),
+        );
+        return;
+    }
+    let out = Command::new(BIN)
+        .args(["selftest", "--lockfile"])
+        .arg(demo().join("contracts/mcp-contract.lock"))
+        .args(["--server", "--timeout", "20", "--"])
+        .arg(&server)
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("tool error -> protocol error") && l.contains("replay ")),
+        "{stdout}"
+    );
+}
