@@ -75,22 +75,46 @@ pub(crate) fn compare_alternatives(
 /// those declarations instead of being taken for a new optional field.
 pub(crate) fn declarations(root: &Value, branches: &[Value]) -> BTreeMap<String, Vec<Value>> {
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    collect_declarations(root, branches, &mut out, &mut seen, 0);
+    out
+}
+
+/// Alternatives nested this deep are not searched for declarations.
+const MAX_DECLARATION_DEPTH: usize = 16;
+
+fn collect_declarations(
+    root: &Value,
+    branches: &[Value],
+    out: &mut BTreeMap<String, Vec<Value>>,
+    seen: &mut std::collections::HashSet<String>,
+    depth: usize,
+) {
+    if depth >= MAX_DECLARATION_DEPTH {
+        return;
+    }
     for b in branches {
         let bs = shape(root, b);
+        // a self-referencing alternative (`enum T { A(Box<T>), B(String) }`) is read once
+        if let Some(via) = &bs.via {
+            if !seen.insert(via.clone()) {
+                continue;
+            }
+        }
         if let Some(props) = bs.get("properties").and_then(Value::as_object) {
             for (name, decl) in props {
-                out.entry(name.clone()).or_default().push(decl.clone());
+                let mine = out.entry(name.clone()).or_default();
+                if !mine.contains(decl) {
+                    mine.push(decl.clone());
+                }
             }
         }
         for kw in ["anyOf", "oneOf", "allOf"] {
             if let Some(inner) = bs.get(kw).and_then(Value::as_array) {
-                for (name, decls) in declarations(root, inner) {
-                    out.entry(name).or_default().extend(decls);
-                }
+                collect_declarations(root, inner, out, seen, depth + 1);
             }
         }
     }
-    out
 }
 
 /// oneOf rejects values matching more than one branch, so when branches
@@ -161,21 +185,31 @@ fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {
 }
 
 /// The alternatives of a node with its sibling keywords merged into each
-/// (or the node itself when it has none).
+/// (or the node itself when it has none). A branch keeps its own reference
+/// (`{"$ref": ..., <siblings>}`): the comparator follows it, and its text
+/// stays the identity that makes recursion through it terminate.
 fn distributed(root: &Value, s: &Shape<'_>, kw: Option<&str>) -> Vec<Value> {
     let Some(kw) = kw else {
         return vec![Value::Object(s.map.clone().into_owned())];
     };
+    // definitions and dialect are where the document keeps things, not constraints
+    let kept_at_root = ["$defs", "definitions", "$schema", "$comment"];
     let siblings: Map<String, Value> = s
         .map
         .iter()
-        .filter(|(k, _)| k.as_str() != kw)
+        .filter(|(k, _)| k.as_str() != kw && !kept_at_root.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     branches(s, kw)
         .iter()
         .map(|b| {
-            let mut merged = shape(root, b).map.into_owned();
+            if siblings.is_empty() {
+                return b.clone();
+            }
+            let mut merged = match b {
+                Value::Object(m) => m.clone(),
+                _ => shape(root, b).map.into_owned(),
+            };
             let leftover = merge_exact(&mut merged, &siblings, false);
             push_all_of(&mut merged, leftover);
             Value::Object(merged)
@@ -235,10 +269,13 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
     let mut level = declarations(cx.old_root, olds);
     if let Some(outer) = &cx.level_decls {
         for (name, decls) in outer.iter() {
-            level
-                .entry(name.clone())
-                .or_default()
-                .extend(decls.iter().cloned());
+            let mine = level.entry(name.clone()).or_default();
+            for d in decls {
+                // once each: through recursion the same declarations come back
+                if !mine.contains(d) {
+                    mine.push(d.clone());
+                }
+            }
         }
     }
     let decls = Rc::new(level);
@@ -253,6 +290,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
             let mut trial = cx.trial();
             trial.pending_decls = Some(Rc::clone(&decls));
             trial.cmp(old_v, new_v, &branch_ptr(ptr, plan.kw.1, new_i), flip);
+            cx.absorb(&trial);
             let score = (trial.breaking_count(), trial.out.len());
             if best.as_ref().is_none_or(|b| score < b.1) {
                 best = Some((oi, score, trial.out));

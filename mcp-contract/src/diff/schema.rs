@@ -6,7 +6,8 @@
 //! once, which terminates on recursive schemas and keeps shared definitions
 //! linear. Inside `not`, narrowing and widening swap.
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -60,8 +61,18 @@ pub(crate) struct Cx<'a> {
     /// Which references resolve alike: an equal sub-schema may be skipped
     /// only when every reference inside it does.
     pub equiv: Rc<RefEquiv>,
-    /// Pairs of nodes already compared (see [`Cx::memo_key`]).
-    visited: HashSet<MemoKey>,
+    /// Pairs of nodes whose changes this context already holds (see [`Cx::memo_key`]).
+    reported: HashSet<MemoKey>,
+    /// Pairs being compared, outermost first: meeting one again is
+    /// recursion, assumed compatible (the greatest fixed point).
+    stack: Vec<MemoKey>,
+    /// The lowest `stack` index such an assumption was made about; frames
+    /// above it depend on it and are not cached.
+    open_floor: usize,
+    /// Changes of pairs compared to the end without assumptions, shared
+    /// with every trial pairing: alternatives referencing shared
+    /// definitions are compared once, not once per pairing tried.
+    done: Rc<RefCell<HashMap<MemoKey, Vec<Change>>>>,
     pub out: Vec<Change>,
     depth: usize,
     /// Pointer of the schema root: MCP arguments and structured results are
@@ -121,7 +132,10 @@ impl<'a> Cx<'a> {
             tool,
             dir,
             equiv: Rc::new(RefEquiv::new(old_root, new_root)),
-            visited: HashSet::new(),
+            reported: HashSet::new(),
+            stack: vec![],
+            open_floor: usize::MAX,
+            done: Rc::default(),
             out: vec![],
             depth: 0,
             pending_decls: None,
@@ -138,13 +152,21 @@ impl<'a> Cx<'a> {
             tool: self.tool,
             dir: self.dir,
             equiv: Rc::clone(&self.equiv),
-            visited: self.visited.clone(),
+            reported: self.reported.clone(),
+            stack: self.stack.clone(),
+            open_floor: self.open_floor,
+            done: Rc::clone(&self.done),
             out: vec![],
             depth: self.depth,
             pending_decls: None,
             level_decls: None,
             root_ptr: self.root_ptr.clone(),
         }
+    }
+
+    /// Takes over what a trial assumed about pairs still being compared here.
+    pub fn absorb(&mut self, trial: &Cx<'_>) {
+        self.open_floor = self.open_floor.min(trial.open_floor);
     }
 
     pub fn breaking_count(&self) -> usize {
@@ -243,17 +265,28 @@ impl<'a> Cx<'a> {
         if self.equiv.same(old, new) {
             return;
         }
+        let key = self.memo_key(old, new, ptr, flip);
+        if let Some(k) = &key {
+            if let Some(i) = self.stack.iter().position(|x| x == k) {
+                self.open_floor = self.open_floor.min(i);
+                return;
+            }
+            if self.reported.contains(k) {
+                return;
+            }
+            let cached = self.done.borrow().get(k).cloned();
+            if let Some(changes) = cached {
+                self.out.extend(changes);
+                self.reported.insert(k.clone());
+                return;
+            }
+        }
         if self.depth >= MAX_DEPTH {
             self.not_compared(
                 ptr,
                 format!("schemas nest deeper than {MAX_DEPTH} levels here"),
             );
             return;
-        }
-        if let Some(key) = self.memo_key(old, new, ptr, flip) {
-            if !self.visited.insert(key) {
-                return;
-            }
         }
         let so = shape(self.old_root, old);
         let sn = shape(self.new_root, new);
@@ -264,12 +297,30 @@ impl<'a> Cx<'a> {
             );
             return;
         }
+        let start = self.out.len();
+        if let Some(k) = &key {
+            self.stack.push(k.clone());
+        }
         self.depth += 1;
         let pending = self.pending_decls.take();
         let saved = std::mem::replace(&mut self.level_decls, pending);
         self.cmp_shapes(&so, &sn, ptr, flip);
         self.level_decls = saved;
         self.depth -= 1;
+        if let Some(k) = key {
+            let frame = self.stack.len() - 1;
+            self.stack.pop();
+            if self.open_floor >= frame {
+                // nothing below this frame was assumed: the result is final
+                self.done
+                    .borrow_mut()
+                    .insert(k.clone(), self.out[start..].to_vec());
+                if self.open_floor == frame {
+                    self.open_floor = usize::MAX;
+                }
+            }
+            self.reported.insert(k);
+        }
     }
 
     /// Compares two already-normalized nodes.
