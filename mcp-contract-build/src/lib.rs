@@ -18,6 +18,7 @@ pub mod compat;
 pub mod derive;
 pub mod discover;
 pub mod error;
+pub mod metadata;
 pub mod mode;
 pub mod outputs;
 pub mod surface;
