@@ -127,8 +127,12 @@ fn run_metadata(manifest: &Path, no_deps: bool) -> Result<Value, String> {
         .arg(manifest);
     if no_deps {
         cmd.arg("--no-deps");
-    } else if let Some(p) = platform() {
-        cmd.args(["--filter-platform", &p]);
+    } else {
+        // `--locked`: never write a `Cargo.lock` (a build has one already).
+        cmd.arg("--locked");
+        if let Some(p) = platform() {
+            cmd.args(["--filter-platform", &p]);
+        }
     }
     let out = cmd
         .output()

@@ -73,33 +73,29 @@ pub fn run(args: Args) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let lockfiles: Vec<PathBuf> = if args.package.is_some()
-        || args.workspace
-        || args.manifest_path.is_some()
-    {
-        match packages::find(args.manifest_path.as_deref(), args.package.as_deref()) {
-            Ok(found) if found.is_empty() => {
-                eprintln!("error: no workspace package has a {}\n  help: generate one with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`, or pass --lockfile", lockfile::DEFAULT_PATH);
-                return output::ERROR;
-            }
-            Ok(found) => {
+    // Each package is checked on its own: one that cannot be checked is
+    // reported and the others still are; the exit status is the worst.
+    let mut worst = output::OK;
+    let lockfiles: Vec<PathBuf> = match select(&args) {
+        Err(code) => return code,
+        Ok(Selection::Lockfile(path)) => vec![path],
+        Ok(Selection::Packages(found)) => {
+            let mut fresh = vec![];
+            for p in found {
                 // A package whose build step writes its lockfile: the candidate
                 // must be what the sources say now, or the gate judges the past.
-                for p in found.iter().filter(|p| p.uses_build_step) {
-                    if let Err(e) = mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile) {
-                        eprintln!("error: {e}");
-                        return output::ERROR;
+                if p.uses_build_step {
+                    if let Err(e) = mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile)
+                    {
+                        eprintln!("error: package `{}`: {e}", p.name);
+                        worst = output::ERROR;
+                        continue;
                     }
                 }
-                found.into_iter().map(|p| p.lockfile).collect()
+                fresh.push(p.lockfile);
             }
-            Err(e) => return output::input_error(&e),
+            fresh
         }
-    } else {
-        vec![args
-            .lockfile
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(lockfile::DEFAULT_PATH))]
     };
     let fail_on = match args.fail_on {
         FailOn::Breaking => Severity::Breaking,
@@ -117,7 +113,10 @@ pub fn run(args: Args) -> u8 {
         });
         let (input, ctx) = match prepared {
             Ok(p) => p,
-            Err(e) => return output::input_error(&e),
+            Err(e) => {
+                worst = worst.max(output::input_error(&e));
+                continue;
+            }
         };
         for (short, why) in &ctx.history_skipped {
             eprintln!(
@@ -146,13 +145,55 @@ pub fn run(args: Args) -> u8 {
         Format::Junit => junit::render(&reports),
         Format::Markdown => markdown::render(&reports),
     };
-    print!("{text}");
+    if !reports.is_empty() {
+        print!("{text}");
+    }
     let fixtures = check_fixtures(&lockfiles, args.format == Format::Human);
-    match (gate::overall(&reports), fixtures) {
+    let status = match (gate::overall(&reports), fixtures) {
         (Status::Invalid, _) => output::ERROR,
         (_, Err(code)) => code,
         (Status::Failed, _) | (_, Ok(false)) => output::FAILED,
         (Status::Passed, Ok(true)) => output::OK,
+    };
+    worst.max(status)
+}
+
+/// What `check` checks.
+enum Selection {
+    /// One lockfile, named or the default in the current directory.
+    Lockfile(PathBuf),
+    /// Cargo packages (`-p`, `--workspace`, `--manifest-path`, or the package
+    /// of the current directory).
+    Packages(Vec<packages::PackageLockfile>),
+}
+
+fn select(args: &Args) -> Result<Selection, u8> {
+    let none_found = || {
+        eprintln!("error: no workspace package has a {}\n  help: generate one with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`, or pass --lockfile", lockfile::DEFAULT_PATH);
+        output::ERROR
+    };
+    if let Some(path) = &args.lockfile {
+        return Ok(Selection::Lockfile(path.clone()));
+    }
+    if args.package.is_some() || args.workspace || args.manifest_path.is_some() {
+        return match packages::find(args.manifest_path.as_deref(), args.package.as_deref()) {
+            Ok(found) if found.is_empty() => Err(none_found()),
+            Ok(found) => Ok(Selection::Packages(found)),
+            Err(e) => Err(output::input_error(&e)),
+        };
+    }
+    let here = PathBuf::from(lockfile::DEFAULT_PATH);
+    if here.exists() || args.server {
+        return Ok(Selection::Lockfile(here));
+    }
+    // Anywhere inside a package or workspace: the nearest Cargo.toml decides,
+    // as it does for cargo.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    match packages::find_from_dir(&cwd) {
+        Ok(Some(found)) if found.is_empty() => Err(none_found()),
+        Ok(Some(found)) => Ok(Selection::Packages(found)),
+        Ok(None) => Ok(Selection::Lockfile(here)),
+        Err(e) => Err(output::input_error(&e)),
     }
 }
 
