@@ -10,6 +10,7 @@ use mcp_contract::report::{check_human, check_json, gate, github, junit, markdow
 use mcp_contract::{lockfile, Severity};
 
 use crate::cmd::live::{self, ServerArgs};
+use crate::cmd::staged;
 use crate::output::{self, ColorChoice};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -64,6 +65,11 @@ pub struct Args {
     /// Use the live surface of the server command given after `--` as the candidate
     #[arg(long, conflicts_with_all = ["package", "workspace", "manifest_path"])]
     server: bool,
+    /// Check what the next commit contains (the index), not the working tree:
+    /// every workspace package with a lockfile, when a source, manifest or
+    /// contract file is staged (the pre-commit hook runs this)
+    #[arg(long, conflicts_with = "server")]
+    staged: bool,
     #[command(flatten)]
     live: ServerArgs,
 }
@@ -73,10 +79,24 @@ pub fn run(args: Args) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let staged = match args.staged.then(staged::export_here).transpose() {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if let Some(st) = &staged {
+        if !staged::touches_contracts(st) {
+            eprintln!("mcp-contract: nothing staged touches a contract (no source, manifest or contracts/ file)");
+            return output::OK;
+        }
+    }
     // Each package is checked on its own: one that cannot be checked is
     // reported and the others still are; the exit status is the worst.
     let mut worst = output::OK;
-    let lockfiles: Vec<PathBuf> = match select(&args) {
+    let selection = match &staged {
+        Some(_) => staged::select(&args.package, args.lockfile.as_deref()),
+        None => select(&args),
+    };
+    let lockfiles: Vec<PathBuf> = match selection {
         Err(code) => return code,
         Ok(Selection::Lockfile(path)) => vec![path],
         Ok(Selection::Packages(found)) => {
@@ -85,8 +105,12 @@ pub fn run(args: Args) -> u8 {
                 // A package whose build step writes its lockfile: the candidate
                 // must be what the sources say now, or the gate judges the past.
                 if p.uses_build_step {
-                    if let Err(e) = mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile)
-                    {
+                    let verified = match &staged {
+                        Some(st) => st.verify_fresh(&p),
+                        None => mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile)
+                            .map_err(|e| e.to_string()),
+                    };
+                    if let Err(e) = verified {
                         eprintln!("error: package `{}`: {e}", p.name);
                         worst = output::ERROR;
                         continue;
@@ -104,6 +128,7 @@ pub fn run(args: Args) -> u8 {
     let mut results = vec![];
     for path in &lockfiles {
         let prepared = repo::prepare(repo::RepoCheck {
+            tree: staged.as_ref().map(|s| s.tree.dir.as_path()),
             lockfile: path,
             against: args.against.as_deref(),
             candidate: live_candidate.clone(),
@@ -148,7 +173,11 @@ pub fn run(args: Args) -> u8 {
     if !reports.is_empty() {
         print!("{text}");
     }
-    let fixtures = check_fixtures(&lockfiles, args.format == Format::Human);
+    let fixture_lockfiles: Vec<PathBuf> = match &staged {
+        Some(st) => lockfiles.iter().map(|l| st.in_tree(l)).collect(),
+        None => lockfiles.clone(),
+    };
+    let fixtures = check_fixtures(&fixture_lockfiles, args.format == Format::Human);
     let status = match (gate::overall(&reports), fixtures) {
         (Status::Invalid, _) => output::ERROR,
         (_, Err(code)) => code,
@@ -159,7 +188,7 @@ pub fn run(args: Args) -> u8 {
 }
 
 /// What `check` checks.
-enum Selection {
+pub(crate) enum Selection {
     /// One lockfile, named or the default in the current directory.
     Lockfile(PathBuf),
     /// Cargo packages (`-p`, `--workspace`, `--manifest-path`, or the package

@@ -8,4 +8,5 @@ pub mod live;
 pub mod replay;
 pub mod rules;
 pub mod snapshot;
+pub mod staged;
 pub mod verify;
