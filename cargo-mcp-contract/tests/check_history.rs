@@ -143,7 +143,10 @@ fn install_hook_respects_foreign_hooks_and_hooks_path() {
     let run = r.run(&["install-hook"]);
     assert_eq!(run.code, 0, "{run:?}");
     let text = std::fs::read_to_string(&hook).unwrap();
-    assert!(text.contains("exec cargo mcp-contract check --staged"), "{text}");
+    assert!(
+        text.contains("exec cargo mcp-contract check --staged"),
+        "{text}"
+    );
     // Ours: reinstalling updates it.
     assert_eq!(r.run(&["install-hook", "--check-args=--workspace"]).code, 0);
     assert!(std::fs::read_to_string(&hook)

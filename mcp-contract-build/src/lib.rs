@@ -15,6 +15,7 @@
 
 pub mod builder;
 pub mod compat;
+mod default_fit;
 pub mod derive;
 pub mod discover;
 pub mod error;

@@ -134,9 +134,7 @@ fn run_metadata(manifest: &Path, no_deps: bool) -> Result<Value, String> {
             cmd.args(["--filter-platform", &p]);
         }
     }
-    let out = cmd
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let first = err

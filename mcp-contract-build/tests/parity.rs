@@ -246,11 +246,7 @@ fn crates() -> (
 }
 
 /// Derives `ty` against `index`, loading the crates it reaches (as the build step does).
-fn derive_across(
-    index: &mut TypeIndex,
-    ty: &syn::Type,
-    mode: &str,
-) -> Result<Value, String> {
+fn derive_across(index: &mut TypeIndex, ty: &syn::Type, mode: &str) -> Result<Value, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for _ in 0..8 {
         let derived = match mode {

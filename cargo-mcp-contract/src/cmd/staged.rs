@@ -80,7 +80,8 @@ impl Staged {
         mcp_contract_build::verify_fresh(&dir, &p.name, &lock).map_err(|e| {
             let scratch = format!("{}/", self.tree.dir.display());
             let root = format!("{}/", self.repo.root.display());
-            e.to_string().replace(&scratch, &root) + "\n  note: checked against the staged content (`git add` what the fix changes)"
+            e.to_string().replace(&scratch, &root)
+                + "\n  note: checked against the staged content (`git add` what the fix changes)"
         })
     }
 

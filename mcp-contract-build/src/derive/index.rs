@@ -135,7 +135,8 @@ impl TypeIndex {
         self.files.extend(files);
         for f in start..self.files.len() {
             let module = self.files[f].2.clone();
-            if let Some((last, parent)) = module.split_last().filter(|(l, _)| !l.starts_with("::")) {
+            if let Some((last, parent)) = module.split_last().filter(|(l, _)| !l.starts_with("::"))
+            {
                 self.scopes
                     .entry(parent.to_vec())
                     .or_default()

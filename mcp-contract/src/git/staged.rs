@@ -85,7 +85,12 @@ pub fn export(repo: &Repo) -> Result<StagedTree, InputError> {
     git_with_index(
         repo,
         index.as_deref(),
-        &["checkout-index", "--all", "--force", &format!("--prefix={prefix}")],
+        &[
+            "checkout-index",
+            "--all",
+            "--force",
+            &format!("--prefix={prefix}"),
+        ],
     )?;
     // Against HEAD when there is one; in a repository without commits every
     // staged file is new.

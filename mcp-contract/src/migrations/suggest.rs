@@ -67,14 +67,34 @@ fn transition(change: &Change, all: &[Change], candidate: Option<&Surface>) -> S
                     "{{ kind = \"default\", field = {}, value = {v} }}",
                     toml_string(&field)
                 ),
+                // Never a placeholder value: pasted, it would be published.
+                None if renamed_to(change, all) => format!(
+                    "{{ kind = \"other\", note = {} }}",
+                    toml_string(&format!("`{field}` is the new name of a renamed field (see its rename entry)"))
+                ),
                 None => format!(
-                    "{{ kind = \"default\", field = {}, value = \"\" }}  # set value to the default the server applies",
+                    "{{ kind = \"other\", note = \"callers must now send {}\" }}\n# or, when the server fills it in: transition = {{ kind = \"default\", field = {}, value = <the default it applies> }}",
+                    field.replace('"', "'"),
                     toml_string(&field)
                 ),
             }
         }
         _ => "{ kind = \"other\" }".into(),
     }
+}
+
+/// `change` (a required field added) names the new side of a rename: a
+/// sibling property was removed and this one is the only one added beside it.
+fn renamed_to(change: &Change, all: &[Change]) -> bool {
+    let Some(parent) = change.pointer.strip_suffix("/required") else {
+        return false;
+    };
+    all.iter().any(|c| {
+        c.rule == "input.property-removed"
+            && c.tool == change.tool
+            && c.pointer.rsplit_once("/properties/").map(|p| p.0) == Some(parent)
+            && renamed_field(c, all).as_deref() == change.subject.as_deref()
+    })
 }
 
 /// The added sibling field when exactly one appeared beside the removed one.
