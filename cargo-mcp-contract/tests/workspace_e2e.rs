@@ -150,7 +150,11 @@ fn create(dir: &Path) {
     write(dir, "shared/src/lib.rs", SHARED_LIB);
     write(dir, "shared/src/geo.rs", SHARED_GEO);
     for (name, lib) in [("weather", WEATHER_LIB), ("orders", ORDERS_LIB)] {
-        write(dir, &format!("{name}/Cargo.toml"), &server_manifest(name, &root));
+        write(
+            dir,
+            &format!("{name}/Cargo.toml"),
+            &server_manifest(name, &root),
+        );
         write(
             dir,
             &format!("{name}/build.rs"),
@@ -171,7 +175,13 @@ fn target_dir() -> PathBuf {
 fn cargo_build(dir: &Path) -> Output {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     Command::new(cargo)
-        .args(["build", "--workspace", "--offline", "--quiet", "--target-dir"])
+        .args([
+            "build",
+            "--workspace",
+            "--offline",
+            "--quiet",
+            "--target-dir",
+        ])
         .arg(target_dir())
         .current_dir(dir)
         .env_remove("CI")
@@ -256,29 +266,51 @@ fn a_two_server_workspace_builds_and_is_gated() {
     commit(dir, "two servers");
 
     // 2. Check from a subdirectory, and the workspace from another crate's.
-    let r = run_in(&dir.join("weather/src/bin"), &["check", "--against", "HEAD"]);
+    let r = run_in(
+        &dir.join("weather/src/bin"),
+        &["check", "--against", "HEAD"],
+    );
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains("weather/contracts/mcp-contract.lock"), "{r:?}");
+    assert!(
+        r.stdout.contains("weather/contracts/mcp-contract.lock"),
+        "{r:?}"
+    );
     let r = run_in(
         &dir.join("shared/src"),
         &["check", "--workspace", "--against", "HEAD"],
     );
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains("orders/contracts/mcp-contract.lock"), "{r:?}");
+    assert!(
+        r.stdout.contains("orders/contracts/mcp-contract.lock"),
+        "{r:?}"
+    );
 
     // 3. One package stale: it is reported, the other is still checked.
-    edit(dir, "weather/src/lib.rs", "/// How many days ahead.", "/// Days ahead.");
+    edit(
+        dir,
+        "weather/src/lib.rs",
+        "/// How many days ahead.",
+        "/// Days ahead.",
+    );
     let r = run_in(dir, &["check", "--workspace", "--against", "HEAD"]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("package `weather`"), "{r:?}");
-    assert!(r.stdout.contains("orders/contracts/mcp-contract.lock"), "{r:?}");
+    assert!(
+        r.stdout.contains("orders/contracts/mcp-contract.lock"),
+        "{r:?}"
+    );
     git_in(dir, &["checkout", "--", "weather/src/lib.rs"]);
 
     // 4. The pre-commit hook: a shared type changed and staged without the
     //    rebuilt lockfiles must not be committed.
     let r = run_in(dir, &["install-hook"]);
     assert_eq!(r.code, 0, "{r:?}");
-    edit(dir, "shared/src/geo.rs", "/// Latitude in degrees.", "/// Latitude, degrees north.");
+    edit(
+        dir,
+        "shared/src/geo.rs",
+        "/// Latitude in degrees.",
+        "/// Latitude, degrees north.",
+    );
     git_in(dir, &["add", "shared/src/geo.rs"]);
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_cargo-mcp-contract"))
         .parent()
@@ -303,14 +335,31 @@ fn a_two_server_workspace_builds_and_is_gated() {
         .output()
         .unwrap();
     let hook_err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "the hook let a stale lockfile through: {hook_err}");
-    assert!(hook_err.contains("out of date with the sources"), "{hook_err}");
-    assert_eq!(git_in(dir, &["rev-parse", "HEAD"]), head, "nothing committed");
+    assert!(
+        !out.status.success(),
+        "the hook let a stale lockfile through: {hook_err}"
+    );
+    assert!(
+        hook_err.contains("out of date with the sources"),
+        "{hook_err}"
+    );
+    assert_eq!(
+        git_in(dir, &["rev-parse", "HEAD"]),
+        head,
+        "nothing committed"
+    );
     // Rebuilt and staged: the commit goes through the same hook.
     build_ok(dir);
     git_in(dir, &["add", "-A"]);
     let out = Command::new("git")
-        .args(["-c", "commit.gpgsign=false", "commit", "-q", "-m", "latitude wording"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "commit",
+            "-q",
+            "-m",
+            "latitude wording",
+        ])
         .current_dir(dir)
         .env("PATH", &path)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -330,18 +379,36 @@ fn a_two_server_workspace_builds_and_is_gated() {
 
     // 5. Rename a required field: the check prints the entries; pasted as
     //    printed (reason and owner filled in), the first rebuild passes.
-    edit(dir, "weather/src/lib.rs", "pub days: u8,", "pub num_days: u8,");
+    edit(
+        dir,
+        "weather/src/lib.rs",
+        "pub days: u8,",
+        "pub num_days: u8,",
+    );
     build_ok(dir);
     let r = run_in(&dir.join("weather"), &["check", "--against", "HEAD"]);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(!r.stdout.contains("value = \"\""), "no placeholder default: {r:?}");
+    assert!(
+        !r.stdout.contains("value = \"\""),
+        "no placeholder default: {r:?}"
+    );
     let entries = printed_entries(&r);
     assert!(entries.contains("kind = \"rename\""), "{entries}\n{r:?}");
-    write(dir, "weather/contracts/migrations.toml", &format!("version = 1\n{entries}"));
+    write(
+        dir,
+        "weather/contracts/migrations.toml",
+        &format!("version = 1\n{entries}"),
+    );
     build_ok(dir);
     let r = run_in(&dir.join("weather"), &["check", "--against", "HEAD"]);
-    assert_eq!(r.code, 0, "pasted entries must match after one rebuild:\n{entries}\n{r:?}");
-    println!("pasted:\n{entries}\nthe check after one rebuild:\n{}", r.stdout);
+    assert_eq!(
+        r.code, 0,
+        "pasted entries must match after one rebuild:\n{entries}\n{r:?}"
+    );
+    println!(
+        "pasted:\n{entries}\nthe check after one rebuild:\n{}",
+        r.stdout
+    );
 
     // 6. A default the field's schema rejects: exit 2 at the entry's line.
     let bad = format!(
@@ -358,5 +425,8 @@ fn a_two_server_workspace_builds_and_is_gated() {
         r.stderr.contains(&format!("migrations.toml:{line}:1")),
         "line {line}: {r:?}"
     );
-    assert!(r.stderr.contains("does not fit the field's schema"), "{r:?}");
+    assert!(
+        r.stderr.contains("does not fit the field's schema"),
+        "{r:?}"
+    );
 }

@@ -23,6 +23,7 @@ pub mod metadata;
 pub mod mode;
 pub mod outputs;
 pub mod surface;
+pub mod unapply;
 
 pub use builder::{Builder, Snapshot};
 pub use error::Error;

@@ -147,7 +147,10 @@ fn a_default_the_field_rejects_fails_the_build_at_the_entry() {
     let source = SOURCE.replace("pub region: String,", "pub days: u8,");
     let record = RECORD
         .replace("subject = \"region\"", "subject = \"days\"")
-        .replace("field = \"region\", value = \"eu\"", "field = \"days\", value = \"\"");
+        .replace(
+            "field = \"region\", value = \"eu\"",
+            "field = \"days\", value = \"\"",
+        );
     let dir = package(&source, Some(&record));
     let err = generate(dir.path()).unwrap_err();
     assert!(err.contains("migrations.toml:11:1"), "{err}");

@@ -136,13 +136,18 @@ pub fn run(args: Args) -> u8 {
             strict: args.strict,
             today: Date::today(),
         });
-        let (input, ctx) = match prepared {
+        let (mut input, ctx) = match prepared {
             Ok(p) => p,
             Err(e) => {
                 worst = worst.max(output::input_error(&e));
                 continue;
             }
         };
+        // Entries this change adds match the changes as the check printed
+        // them, before the build applied their transitions.
+        let added =
+            mcp_contract_build::unapply::new_entries(&input.record, input.baseline_record.as_ref());
+        mcp_contract_build::unapply::unapply(&mut input.candidate, &added);
         for (short, why) in &ctx.history_skipped {
             eprintln!(
                 "warning: history revision {short} of {} skipped: {why}",

@@ -83,8 +83,11 @@ mod tests {
         // A field removed from the input is not found in the output.
         let mut s = Surface::new();
         let mut t = Tool::new("forecast");
-        t.input_schema = serde_json::json!({"type": "object", "properties": {"place": {"type": "string"}}});
-        t.output_schema = Some(serde_json::json!({"type": "object", "properties": {"days": {"type": "integer"}}}));
+        t.input_schema =
+            serde_json::json!({"type": "object", "properties": {"place": {"type": "string"}}});
+        t.output_schema = Some(
+            serde_json::json!({"type": "object", "properties": {"days": {"type": "integer"}}}),
+        );
         s.insert(t);
         let text = crate::lockfile::render(&s);
         let lines: Vec<&str> = text.lines().collect();
