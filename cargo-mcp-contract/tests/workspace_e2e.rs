@@ -8,6 +8,9 @@
 //!   and a second tool in `src/bin/admin.rs` taking a type of its own library;
 //! - `orders` imports `shared::Geo` with `use`.
 //!
+//! The servers link `mcp-contract` without its default `gate` feature, as
+//! the README tells servers to.
+//!
 //! The build, `check` from a subdirectory, `--workspace` (one stale package
 //! never hides the other), the pre-commit hook on a staged stale lockfile,
 //! pasting the printed entries and rebuilding once, and a bad `default`
@@ -58,7 +61,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-mcp-contract = {{ path = "{root}/mcp-contract", features = ["macros"] }}
+mcp-contract = {{ path = "{root}/mcp-contract", default-features = false, features = ["macros"] }}
 serde = {{ version = "1", features = ["derive"] }}
 shared = {{ path = "../shared" }}
 rmcp = {{ version = "3.11", default-features = false, features = ["schemars"] }}
