@@ -170,3 +170,19 @@ fn a_default_the_field_rejects_fails_the_build_at_the_entry() {
         7
     );
 }
+
+#[test]
+fn an_input_schema_that_admits_no_object_fails_the_build() {
+    let source = r##"
+/// Echo a word.
+#[mcp_contract::tool(name = "echo")]
+#[mcp_contract::schema(r#"{"type": "string"}"#)]
+pub struct EchoArgs {
+    pub word: String,
+}
+"##;
+    let dir = package(source, None);
+    let err = generate(dir.path()).unwrap_err();
+    assert!(err.contains("root type \"object\""), "{err}");
+    assert!(err.contains("lib.rs:"), "{err}");
+}
