@@ -8,7 +8,9 @@
 //! required field gets a published default), which moves the very changes
 //! the entries name. Matching the record against the candidate with the
 //! new entries' transitions taken out again keeps every printed entry valid
-//! after the rebuild that applies it. Transitions already in the baseline's
+//! after the rebuild that applies it (a required field's rename leaves the
+//! new name optional in that view: the rename entry covers the change, see
+//! [`remove_alias`]). Transitions already in the baseline's
 //! record were applied on both sides and are left alone; a schema that does
 //! not carry exactly what the build would have added is left alone too.
 
@@ -65,26 +67,24 @@ fn remove_alias(schema: &mut Value, from: &str, to: &str) {
     if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
         props.remove(from);
     }
+    // The `anyOf` of `required` goes; the new name stays optional: with the
+    // alias a call may send either name, so the rename entry (its
+    // `input.property-removed`) is all the change needs, and a required
+    // field added under the new name is not a break of its own.
     let either = json!([{ "required": [to] }, { "required": [from] }]);
     let Some(m) = schema.as_object_mut() else {
         return;
     };
-    let mut was_required = false;
     if m.get("anyOf") == Some(&either) {
         m.remove("anyOf");
-        was_required = true;
     } else if let Some(Value::Array(all)) = m.get_mut("allOf") {
         let wrapped = json!({ "anyOf": either });
         if let Some(i) = all.iter().position(|v| *v == wrapped) {
             all.remove(i);
-            was_required = true;
         }
         if all.is_empty() {
             m.remove("allOf");
         }
-    }
-    if was_required {
-        add_required(m, to);
     }
 }
 
@@ -133,12 +133,22 @@ mod tests {
             "required": ["num_days", "region"]
         });
         let mut published = derived.clone();
-        add_alias(&mut published, "days", "num_days", None, None).unwrap();
         add_default(&mut published, "region", &json!("eu")).unwrap();
         assert_ne!(published, derived);
-        remove_alias(&mut published, "days", "num_days");
         remove_default(&mut published, "region", &json!("eu"));
         assert_eq!(published, derived);
+        // A required field renamed: the old name and the `anyOf` go, the
+        // new name stays optional (a call may still send the old one).
+        add_alias(&mut published, "days", "num_days", None, None).unwrap();
+        remove_alias(&mut published, "days", "num_days");
+        assert_eq!(
+            published,
+            json!({
+                "type": "object",
+                "properties": {"num_days": {"type": "integer"}, "region": {"type": "string"}},
+                "required": ["region"]
+            })
+        );
     }
 
     #[test]

@@ -12,6 +12,14 @@ use crate::model::Surface;
 /// recognise renames), `candidate` the new surface (to propose a
 /// server-applied default from the schema's `default`).
 pub fn suggest_entry(change: &Change, all: &[Change], candidate: Option<&Surface>) -> String {
+    if change.rule == "input.required-added" && renamed_to(change, all) {
+        // The rename's entry covers it: once the build applies the rename,
+        // the old name is an alternative and the new one is not required.
+        let field = change.subject.as_deref().unwrap_or("");
+        return format!(
+            "# no entry of its own: the rename entry for `{field}` covers it (once the\n# build applies the rename, a call may send the old name instead; for a\n# lockfile no build step writes, acknowledge it with kind = \"other\")\n"
+        );
+    }
     let mut out = String::from("[[acknowledge]]\n");
     let detail = detail_lines(&change.detail);
     if detail.iter().any(String::is_empty) {
@@ -97,10 +105,6 @@ fn transition(change: &Change, all: &[Change], candidate: Option<&Surface>) -> S
                     toml_string(&field)
                 ),
                 // Never a placeholder value: pasted, it would be published.
-                None if renamed_to(change, all) => format!(
-                    "{{ kind = \"other\", note = {} }}",
-                    toml_string(&format!("`{field}` is the new name of a renamed field (see its rename entry)"))
-                ),
                 None => format!(
                     "{{ kind = \"other\", note = \"callers must now send {}\" }}\n# or, when the server fills it in: transition = {{ kind = \"default\", field = {}, value = <the default it applies> }}",
                     field.replace('"', "'"),
