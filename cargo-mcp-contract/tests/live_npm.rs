@@ -24,6 +24,14 @@ fn say(msg: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{msg}");
 }
 
+/// A skip: printed locally, a failure in CI (`CI` set), where the test must run.
+fn skip(msg: &str) {
+    if std::env::var_os("CI").is_some() {
+        panic!("{msg} (CI is set: this test must run, not skip)");
+    }
+    say(msg);
+}
+
 /// Installs `package@version` (once) and returns its executable `bin`.
 fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, String> {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-cache");
@@ -85,7 +93,7 @@ fn servers(test: &str, package: &str, bin: &str, versions: &[&str]) -> Option<Ve
         .output()
         .is_ok_and(|o| o.status.success())
     {
-        say(&format!(
+        skip(&format!(
             "SKIPPED {test}: `node` is not installed (or not on PATH)"
         ));
         return None;
@@ -102,7 +110,7 @@ fn servers(test: &str, package: &str, bin: &str, versions: &[&str]) -> Option<Ve
         match r {
             Ok(p) => out.push(p),
             Err(why) => {
-                say(&format!("SKIPPED {test}: {why}"));
+                skip(&format!("SKIPPED {test}: {why}"));
                 return None;
             }
         }
@@ -398,5 +406,154 @@ fn replay_against_a_real_server() {
         stdout.contains("FAIL  get-structured-content ")
             && stdout.contains("new-york.json: `conditions`: expected integer, got string"),
         "{stdout}"
+    );
+}
+
+/// A server started in an HTTP mode, killed (and reaped) when dropped.
+struct HttpServer(std::process::Child);
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `server MODE` with `PORT` set to a free port; waits until it listens.
+fn http_server(server: &Path, mode: &str) -> (HttpServer, u16) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(server)
+        .arg(mode)
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let guard = HttpServer(child);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < until,
+            "{mode} server never listened on {port}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    (guard, port)
+}
+
+/// `snapshot --url URL -o LOCK`
+fn snapshot_url(lock: &Path, url: &str) -> String {
+    let out = run(&["snapshot", "--url", url, "-o", lock.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{url}: {}", text(&out.stderr));
+    text(&out.stderr)
+}
+
+#[test]
+fn everything_over_stdio_streamable_http_and_sse_gives_one_lockfile() {
+    let test = "everything_over_stdio_streamable_http_and_sse_gives_one_lockfile";
+    let Some(bins) = servers(
+        test,
+        "@modelcontextprotocol/server-everything",
+        "mcp-server-everything",
+        &["2025.12.18", "2026.1.14"],
+    ) else {
+        return;
+    };
+    let dir = scratch("transports");
+    let mut locks = vec![];
+    for (bin, version) in bins.iter().zip(["2025.12.18", "2026.1.14"]) {
+        let stdio = dir.join(format!("{version}-stdio.lock"));
+        snapshot(&stdio, bin, &[]);
+        let (_http, port) = http_server(bin, "streamableHttp");
+        let http = dir.join(format!("{version}-http.lock"));
+        let note = snapshot_url(&http, &format!("http://127.0.0.1:{port}/mcp"));
+        let (_sse, sse_port) = http_server(bin, "sse");
+        // The legacy transport, detected: the first POST to /sse is refused.
+        let sse = dir.join(format!("{version}-sse.lock"));
+        snapshot_url(&sse, &format!("http://127.0.0.1:{sse_port}/sse"));
+        let bytes = |p: &Path| std::fs::read(p).unwrap();
+        assert!(
+            bytes(&stdio) == bytes(&http),
+            "{version}: stdio and Streamable HTTP lockfiles differ"
+        );
+        assert!(
+            bytes(&stdio) == bytes(&sse),
+            "{version}: stdio and SSE lockfiles differ"
+        );
+        let s = lockfile::read(&stdio).unwrap();
+        say(&format!(
+            "{test}: {version}: {} bytes, {} tools, {} prompts, {} resources, {} templates, protocol {:?}; {}",
+            bytes(&stdio).len(),
+            s.tools.len(),
+            s.prompts.len(),
+            s.resources.len(),
+            s.resource_templates.len(),
+            s.server.as_ref().and_then(|x| x.protocol_version.clone()),
+            note.trim()
+        ));
+        assert!(!s.prompts.is_empty() && !s.resources.is_empty());
+        assert!(s
+            .server
+            .as_ref()
+            .unwrap()
+            .has_capability(&["resources", "subscribe"]));
+        locks.push(s);
+    }
+    let report = diff_surfaces(&locks[0], &locks[1]);
+    let by_rule = counts(&report);
+    say(&format!("{test}: 2025.12.18 -> 2026.1.14: {by_rule:?}"));
+    for rule in [
+        "prompt.removed",
+        "prompt.added",
+        "resource.removed",
+        "resource.added",
+        "template.added",
+    ] {
+        assert!(by_rule.contains_key(rule), "no {rule} in {by_rule:?}");
+    }
+    assert!(report
+        .changes
+        .iter()
+        .any(|c| c.rule == "prompt.removed" && c.severity == Severity::Breaking));
+}
+
+#[test]
+fn filesystem_is_captured_without_roots() {
+    let test = "filesystem_is_captured_without_roots";
+    let Some(bins) = servers(
+        test,
+        "@modelcontextprotocol/server-filesystem",
+        "mcp-server-filesystem",
+        &["2025.11.25"],
+    ) else {
+        return;
+    };
+    let dir = scratch("filesystem-roots");
+    let root = dir.join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let lock = dir.join("fs.lock");
+    // This client declares no `roots` capability: the server works from the
+    // directories on its command line, and its surface does not depend on
+    // the client.
+    snapshot(&lock, &bins[0], &[root.to_str().unwrap()]);
+    let s = lockfile::read(&lock).unwrap();
+    let server = s.server.as_ref().unwrap();
+    say(&format!(
+        "{test}: {} tools, capabilities {:?}, protocol {:?}",
+        s.tools.len(),
+        server.capabilities.keys().collect::<Vec<_>>(),
+        server.protocol_version
+    ));
+    assert!(s.get("list_allowed_directories").is_some());
+    assert!(server.has_capability(&["tools"]));
+    assert!(s.prompts.is_empty() && s.resources.is_empty());
+    let text = std::fs::read_to_string(&lock).unwrap();
+    assert!(
+        !text.contains(root.to_str().unwrap()),
+        "the lockfile names the temporary root"
     );
 }

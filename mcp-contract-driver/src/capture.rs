@@ -1,5 +1,5 @@
-//! Capturing a live surface: start the server, read every `tools/list` page,
-//! stop it, and build the surface from the raw tool objects.
+//! Capturing a live surface: reach the server, read every page of every
+//! list, end the session, and build the surface from the raw objects.
 //!
 //! What is normalized, and why only that: the lockfile keeps every field a
 //! client can read. Request ids, the page boundaries (`nextCursor`) and the
@@ -9,10 +9,11 @@
 //! `execution` and `x-*` keys included; key order and whitespace disappear in
 //! the canonical lockfile.
 
+use mcp_contract::load::entries::{add_published, ListKind};
 use mcp_contract::{load, InputError, Surface};
 use serde_json::{json, Value};
 
-use crate::command::ServerCommand;
+use crate::endpoint::Endpoint;
 use crate::error::{DriverError, ErrorKind};
 use crate::session::{Options, ServerInfo, Session};
 
@@ -25,26 +26,57 @@ pub struct Capture {
     pub pages: usize,
     /// The tool objects exactly as published, in order.
     pub tools: Vec<Value>,
+    /// Per other list method read: (method, items, pages).
+    pub lists: Vec<(&'static str, usize, usize)>,
 }
 
-/// Starts `cmd`, reads its whole tool surface and stops it.
-pub fn capture(cmd: &ServerCommand, options: &Options) -> Result<Capture, DriverError> {
-    let mut session = Session::start(cmd, options)?;
+/// Reaches the server (starting it, or over HTTP), reads its whole surface
+/// (tools, and the prompts, resources and templates it declares) and ends
+/// the session.
+pub fn capture(endpoint: impl Into<Endpoint>, options: &Options) -> Result<Capture, DriverError> {
+    let endpoint: Endpoint = endpoint.into();
+    let mut session = Session::start(&endpoint, options)?;
     let listed = session.list_tools()?;
-    let stderr_tail = session.stderr_tail();
+    let mut surface = match surface_from_tools(&listed.tools, &endpoint.to_string()) {
+        Ok(s) => s,
+        Err(e) => {
+            let err = session.fail(ErrorKind::Surface(e));
+            session.close();
+            return Err(err);
+        }
+    };
+    let mut lists = vec![];
+    for kind in [
+        ListKind::Prompts,
+        ListKind::Resources,
+        ListKind::ResourceTemplates,
+    ] {
+        let Some(pages) = session.list_declared(kind)? else {
+            continue;
+        };
+        lists.push((kind.method(), pages.items.len(), pages.pages));
+        let file = format!("{} of `{endpoint}`", kind.method());
+        if let Err(e) = add_published(
+            &mut surface,
+            kind,
+            pages.items,
+            &file,
+            &format!("/{}", kind.key()),
+        ) {
+            let err = session.fail(ErrorKind::Surface(e));
+            session.close();
+            return Err(err);
+        }
+    }
+    surface.server = Some(session.section.clone());
     let server = session.server.clone();
     session.close();
-    let surface = surface_from_tools(&listed.tools, &cmd.to_string()).map_err(|e| DriverError {
-        kind: Box::new(ErrorKind::Surface(e)),
-        command: cmd.to_string(),
-        stderr_tail,
-        exit_status: None,
-    })?;
     Ok(Capture {
         surface,
         server,
         pages: listed.pages,
         tools: listed.tools,
+        lists,
     })
 }
 

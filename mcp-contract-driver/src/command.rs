@@ -11,6 +11,8 @@ pub struct ServerCommand {
     pub args: Vec<String>,
     /// The working directory (default: the current one).
     pub cwd: Option<PathBuf>,
+    /// Variables set for the server (values may be secrets: never shown).
+    pub env: Vec<(String, String)>,
 }
 
 impl ServerCommand {
@@ -19,6 +21,7 @@ impl ServerCommand {
             program: program.into(),
             args: vec![],
             cwd: None,
+            env: vec![],
         }
     }
 
@@ -29,6 +32,7 @@ impl ServerCommand {
             program: program.as_ref().to_string(),
             args: args.iter().map(|a| a.as_ref().to_string()).collect(),
             cwd: None,
+            env: vec![],
         })
     }
 

@@ -42,6 +42,19 @@ pub enum ErrorKind {
     Io { during: String, error: String },
     /// The published tools are not a valid surface.
     Surface(InputError),
+    /// No HTTP connection could be made (refused, unknown host, TLS).
+    Connect { url: String, error: String },
+    /// The server answered with an HTTP status that is not success, or a
+    /// response that no MCP HTTP transport allows; `fix` names what to do
+    /// (for 401/403: which header to set).
+    Http {
+        during: String,
+        status: u16,
+        problem: String,
+        fix: String,
+    },
+    /// An answer larger than the limit.
+    TooLarge { during: String, limit: u64 },
 }
 
 impl DriverError {
@@ -70,6 +83,13 @@ impl DriverError {
                 format!("cannot talk to the server during `{during}`: {error}")
             }
             ErrorKind::Surface(e) => format!("the published tools are not a valid surface: {e}"),
+            ErrorKind::Connect { url, error } => format!("cannot connect to {url}: {error}"),
+            ErrorKind::Http { during, problem, .. } => {
+                format!("HTTP during `{during}`: {problem}")
+            }
+            ErrorKind::TooLarge { during, limit } => format!(
+                "the answer to `{during}` is larger than {limit} bytes (or never ends)"
+            ),
         }
     }
 
@@ -77,6 +97,8 @@ impl DriverError {
     pub fn fix(&self) -> String {
         match self.kind.as_ref() {
             ErrorKind::Spawn { .. } => "check that the program is installed and on PATH; the command after `--` is run directly, not through a shell".into(),
+            ErrorKind::Timeout { waiting_for, .. } if waiting_for == "server/discover" => "raise --timeout if the server starts slowly; a server that speaks only 2025-11-25 and ignores unknown requests needs --protocol 2025-11-25 (which skips server/discover)".into(),
+            ErrorKind::Timeout { .. } if self.command.starts_with("http") => "raise --timeout, or check that the server answers (an event stream that never carries the answer also ends here)".into(),
             ErrorKind::Timeout { .. } => "raise --timeout, or check that the command starts an MCP server on stdio (some servers need an argument such as `stdio`)".into(),
             ErrorKind::Exited { .. } => "run the command by hand to see why it stops: an MCP stdio server keeps running and reads JSON-RPC from stdin".into(),
             ErrorKind::Garbage { .. } => "an MCP stdio server must write only JSON-RPC messages to stdout; send logs and banners to stderr".into(),
@@ -84,6 +106,9 @@ impl DriverError {
             ErrorKind::Protocol { .. } => "fix the server so that its answer follows the MCP schema".into(),
             ErrorKind::Io { .. } => "the server probably exited; run the command by hand to see why".into(),
             ErrorKind::Surface(e) => e.fix.clone().unwrap_or_else(|| "fix the server's tool definitions".into()),
+            ErrorKind::Connect { .. } => "check that the server is running and listening at that URL (host, port, http or https)".into(),
+            ErrorKind::Http { fix, .. } => fix.clone(),
+            ErrorKind::TooLarge { .. } => "an MCP answer (one list page) should be far smaller; check that the URL is an MCP endpoint and the server ends its event stream after answering".into(),
         }
     }
 }
@@ -95,7 +120,10 @@ impl fmt::Display for DriverError {
             write!(f, "\n  server {status}")?;
         }
         let tail = self.stderr_tail.trim_end();
-        if tail.is_empty() {
+        let remote = self.command.starts_with("http://") || self.command.starts_with("https://");
+        if remote {
+            // A server reached over HTTP has no stderr of ours to show.
+        } else if tail.is_empty() {
             write!(f, "\n  server stderr: (nothing)")?;
         } else {
             write!(f, "\n  server stderr (last lines):")?;

@@ -1,12 +1,14 @@
-//! `mcp-contract-driver`: start an MCP server the way its users do, speak MCP
-//! to it over stdio, and turn what it really publishes into the contract.
+//! `mcp-contract-driver`: start an MCP server the way its users do (or reach
+//! a running one over HTTP), speak MCP to it, and turn what it really
+//! publishes into the contract.
 //!
 //! The lockfile must describe the surface a server publishes at run time, not
 //! what its source claims. This crate starts the server as a child process
 //! ([`process`]), speaks newline-delimited JSON-RPC to it ([`rpc`]), performs
 //! the MCP handshake ([`session`]), and on top of that:
 //!
-//! - [`capture`]: reads every page of `tools/list` and builds a
+//! - [`capture`]: reads every page of `tools/list` (and of the prompt,
+//!   resource and template lists the server declares) and builds a
 //!   [`mcp_contract::Surface`] from the raw JSON, so fields that typed MCP
 //!   clients do not model (`execution`, `icons`, `_meta`, `x-*`) are kept;
 //! - [`verify`]: compares a live surface with a committed lockfile;
@@ -23,23 +25,26 @@
 //! (`initialize`, `notifications/initialized`, `tools/list`, `tools/call`,
 //! answering `ping`) itself, with no async runtime.
 //!
-//! # Why no Streamable HTTP (`--url`) yet
+//! # Transports and revisions
 //!
-//! rmcp's HTTP client (`transport-streamable-http-client-reqwest`) brings
-//! reqwest, hyper, rustls and a tokio runtime into every build of the CLI —
-//! a large share of the CI budget on two cores — and its typed results drop
-//! unmodelled fields exactly as described above, so it could not be used for
-//! capture anyway. A raw client needs HTTP/1.1 POST, server-sent-event
-//! parsing, `Mcp-Session-Id` handling and TLS, which std does not have. Stdio
-//! covers every server started by a command, including the HTTP servers that
-//! can also run on stdio.
+//! [`endpoint::Endpoint`] is a command (stdio) or a URL: Streamable HTTP,
+//! falling back to the legacy HTTP+SSE transport ([`http`], on `ureq`: see
+//! there for why). [`config`] reads the `mcpServers` files MCP clients use.
+//! [`session`] speaks MCP 2026-07-28 (`server/discover`) where the server
+//! does and 2025-11-25 (`initialize`) otherwise, over any [`link::Link`].
 //!
 //! The child is always killed and reaped: on success, on every error, on
 //! timeout, and (on Unix) when the driving process is interrupted.
 
 pub mod capture;
 pub mod command;
+pub mod config;
+pub mod endpoint;
 pub mod error;
+pub mod http;
+pub mod link;
+pub mod message;
+pub mod params;
 pub mod process;
 pub mod replay;
 pub mod rpc;
@@ -50,5 +55,6 @@ pub mod verify;
 
 pub use capture::{capture, Capture};
 pub use command::ServerCommand;
+pub use endpoint::{Endpoint, HttpEndpoint, HttpTransport};
 pub use error::{DriverError, ErrorKind};
-pub use session::{Options, Session};
+pub use session::{Options, Protocol, Session};

@@ -54,6 +54,7 @@ impl ServerProcess {
         let mut command = Command::new(&cmd.program);
         command
             .args(&cmd.args)
+            .envs(cmd.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

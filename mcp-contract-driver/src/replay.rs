@@ -11,7 +11,6 @@ use mcp_contract::fixtures::{self, CallOutcome, Fixture, Mismatch};
 use mcp_contract::Surface;
 
 use crate::capture::surface_from_tools;
-use crate::command::ServerCommand;
 use crate::error::{DriverError, ErrorKind};
 use crate::session::{Options, Session};
 
@@ -92,25 +91,21 @@ pub fn replay(
     Ok(ReplayReport { entries })
 }
 
-/// Starts `cmd`, lists its tools, replays `fixtures` and stops it.
+/// Reaches the server, lists its tools, replays `fixtures` and ends the session.
 pub fn replay_server(
-    cmd: &ServerCommand,
+    endpoint: impl Into<crate::endpoint::Endpoint>,
     options: &Options,
     fixtures: &[Fixture],
 ) -> Result<ReplayReport, DriverError> {
-    let mut session = Session::start(cmd, options)?;
+    let endpoint: crate::endpoint::Endpoint = endpoint.into();
+    let mut session = Session::start(&endpoint, options)?;
     let listed = session.list_tools()?;
-    let published = match surface_from_tools(&listed.tools, &cmd.to_string()) {
+    let published = match surface_from_tools(&listed.tools, &endpoint.to_string()) {
         Ok(s) => s,
         Err(e) => {
-            let stderr_tail = session.stderr_tail();
+            let err = session.fail(ErrorKind::Surface(e));
             session.close();
-            return Err(DriverError {
-                kind: Box::new(ErrorKind::Surface(e)),
-                command: cmd.to_string(),
-                stderr_tail,
-                exit_status: None,
-            });
+            return Err(err);
         }
     };
     let report = replay(&mut session, &published, fixtures)?;

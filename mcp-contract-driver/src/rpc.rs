@@ -1,15 +1,15 @@
 //! Newline-delimited JSON-RPC 2.0 over the server's stdio, as MCP's stdio
 //! transport defines it: one message per line, no embedded newlines. While it
 //! waits for a response, the connection answers the server's own requests
-//! (`ping` with an empty result, anything else with "method not found", since
-//! this client declares no capabilities), skips notifications, and treats any
-//! line that is not a JSON-RPC message as an error.
+//! and skips notifications ([`crate::message`]), and treats any line that is
+//! not a JSON-RPC message as an error.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use crate::error::{DriverError, ErrorKind};
+use crate::message::{classify, Incoming};
 use crate::process::{ServerProcess, StdoutEvent};
 
 /// JSON-RPC "method not found".
@@ -47,6 +47,16 @@ impl Connection {
         &mut self.process
     }
 
+    /// The longest wait for one response.
+    pub fn timeout_secs(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Sends an already built message.
+    pub fn send_message(&mut self, msg: &Value, method: &str) -> Result<(), DriverError> {
+        self.send(msg, method)
+    }
+
     /// Sends a notification (no answer expected).
     pub fn notify(&mut self, method: &str, params: Option<Value>) -> Result<(), DriverError> {
         let mut msg = json!({"jsonrpc": "2.0", "method": method});
@@ -74,7 +84,12 @@ impl Connection {
         let id = self.next_id;
         self.next_id += 1;
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        self.send(&msg, method)?;
+        self.exchange(id, method, &msg)
+    }
+
+    /// Sends `msg` (a request with id `id`) and waits for its response.
+    pub fn exchange(&mut self, id: i64, method: &str, msg: &Value) -> Result<Reply, DriverError> {
+        self.send(msg, method)?;
         let deadline = Instant::now() + self.timeout;
         loop {
             let line = match self.process.recv(deadline) {
@@ -111,65 +126,23 @@ impl Connection {
                 single => vec![single],
             };
             for message in messages {
-                if let Some(reply) = self.handle(message, id, method, &line)? {
-                    return Ok(reply);
+                match classify(&message, id) {
+                    Incoming::Reply(reply) => return Ok(reply),
+                    // A failed write shows up as end of stdout on the next read.
+                    Incoming::Answer(answer) => {
+                        let _ = self.process.send_line(&answer.to_string());
+                    }
+                    Incoming::Skip => {}
+                    Incoming::NotJsonRpc => return Err(self.garbage(method, &line)),
+                    Incoming::MalformedError(error) => {
+                        return Err(self.process.fail(ErrorKind::Protocol {
+                            during: method.to_string(),
+                            message: format!("malformed JSON-RPC error object {error}"),
+                        }))
+                    }
                 }
             }
         }
-    }
-
-    /// Handles one incoming message; returns the reply when it answers `id`.
-    fn handle(
-        &mut self,
-        message: Value,
-        id: i64,
-        method: &str,
-        line: &[u8],
-    ) -> Result<Option<Reply>, DriverError> {
-        let Some(m) = message
-            .as_object()
-            .filter(|m| m.get("jsonrpc") == Some(&json!("2.0")))
-        else {
-            return Err(self.garbage(method, line));
-        };
-        if let Some(Value::String(request)) = m.get("method") {
-            if let Some(req_id) = m.get("id") {
-                let answer = if request == "ping" {
-                    json!({"jsonrpc": "2.0", "id": req_id, "result": {}})
-                } else {
-                    json!({"jsonrpc": "2.0", "id": req_id, "error": {
-                        "code": METHOD_NOT_FOUND,
-                        "message": format!("method not found: this client (mcp-contract) declares no client capabilities and cannot answer `{request}`"),
-                    }})
-                };
-                // A failed write shows up as end of stdout on the next read.
-                let _ = self.process.send_line(&answer.to_string());
-            }
-            return Ok(None);
-        }
-        let answers_us = m.get("id").and_then(Value::as_i64) == Some(id);
-        if let Some(result) = m.get("result") {
-            return Ok(answers_us.then(|| Reply::Result(result.clone())));
-        }
-        if let Some(error) = m.get("error") {
-            if !answers_us {
-                return Ok(None);
-            }
-            let code = error.get("code").and_then(Value::as_i64);
-            let message = error.get("message").and_then(Value::as_str);
-            return match (code, message) {
-                (Some(code), Some(message)) => Ok(Some(Reply::Error {
-                    code,
-                    message: message.to_string(),
-                    data: error.get("data").cloned(),
-                })),
-                _ => Err(self.process.fail(ErrorKind::Protocol {
-                    during: method.to_string(),
-                    message: format!("malformed JSON-RPC error object {error}"),
-                })),
-            };
-        }
-        Err(self.garbage(method, line))
     }
 
     fn send(&mut self, msg: &Value, method: &str) -> Result<(), DriverError> {
@@ -190,14 +163,9 @@ impl Connection {
     }
 
     fn garbage(&mut self, method: &str, line: &[u8]) -> DriverError {
-        let text = String::from_utf8_lossy(line);
-        let mut shown: String = text.chars().take(200).collect();
-        if text.chars().count() > 200 {
-            shown.push('…');
-        }
         self.process.fail(ErrorKind::Garbage {
             during: method.to_string(),
-            line: format!("{shown:?}"),
+            line: crate::message::shown(line),
         })
     }
 

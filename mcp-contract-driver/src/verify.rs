@@ -12,8 +12,14 @@ use mcp_contract::{diff_surfaces, DiffReport, Severity, Surface};
 pub struct Verification {
     /// Every change from the lockfile (old) to the live surface (new).
     pub report: DiffReport,
-    /// Tools whose canonical entries differ (added and removed tools included).
+    /// Tools whose canonical entries differ (added and removed tools
+    /// included), then other entries by timeline key (`prompt NAME`,
+    /// `resource URI`, `template T`, `server`).
     pub differing: Vec<String>,
+    /// Set when the lockfile records tools only (written by the build step,
+    /// or before prompts and resources were locked): then only tools were
+    /// compared, and this says so.
+    pub tools_only: Option<String>,
 }
 
 impl Verification {
@@ -35,15 +41,21 @@ impl Verification {
     /// Differing tools for which no rule reported a change, with the
     /// top-level keys whose values differ.
     pub fn unclassified(&self) -> Vec<String> {
-        let reported: BTreeSet<&str> = self
-            .report
-            .changes
-            .iter()
-            .map(|c| c.tool.as_str())
-            .collect();
+        use mcp_contract::diff::Target;
+        let reported = |key: &str| {
+            let (tool, entry) = match key.split_once(' ') {
+                Some((_, id)) => (None, Some(id)),
+                None if key == "server" => (None, Some(mcp_contract::diff::server::SERVER_ID)),
+                None => (Some(key), None),
+            };
+            self.report.changes.iter().any(|c| match c.target() {
+                Target::Tool => Some(c.tool.as_str()) == tool,
+                _ => Some(c.tool.as_str()) == entry,
+            })
+        };
         self.differing
             .iter()
-            .filter(|t| !reported.contains(t.as_str()))
+            .filter(|t| !reported(t))
             .cloned()
             .collect()
     }
@@ -53,16 +65,35 @@ impl Verification {
 /// versions, which are not published, are taken from the lockfile
 /// ([`crate::capture::with_locked_versions`]).
 pub fn verify(locked: &Surface, live: &Surface) -> Verification {
-    let live = &crate::capture::with_locked_versions(live.clone(), locked);
+    let mut live = crate::capture::with_locked_versions(live.clone(), locked);
+    let tools_only = (locked.is_tools_only() && !live.is_tools_only()).then(|| {
+        live = Surface {
+            tools: std::mem::take(&mut live.tools),
+            ..Surface::default()
+        };
+        "the lockfile records tools only: prompts, resources and the server section were not compared (lock them with `snapshot` from the live server)".to_string()
+    });
+    let live = &live;
     let names: BTreeSet<&String> = locked.tools.keys().chain(live.tools.keys()).collect();
-    let differing = names
+    let mut differing: Vec<String> = names
         .into_iter()
         .filter(|n| locked.get(n).map(|t| t.to_entry()) != live.get(n).map(|t| t.to_entry()))
         .cloned()
         .collect();
+    let (lo, li) = (
+        mcp_contract::history::entry_surfaces(locked),
+        mcp_contract::history::entry_surfaces(live),
+    );
+    let keys: BTreeSet<&String> = lo.keys().chain(li.keys()).collect();
+    differing.extend(
+        keys.into_iter()
+            .filter(|k| lo.get(*k) != li.get(*k))
+            .cloned(),
+    );
     Verification {
         report: diff_surfaces(locked, live),
         differing,
+        tools_only,
     }
 }
 

@@ -16,9 +16,7 @@ use mcp_contract_driver::{capture, ErrorKind, Options, ServerCommand, Session};
 use serde_json::json;
 
 fn quick() -> Options {
-    Options {
-        timeout: Duration::from_secs(5),
-    }
+    Options::with_timeout(Duration::from_secs(5))
 }
 
 #[test]
@@ -64,7 +62,9 @@ fn server_that_exits_early() {
         "{e}"
     );
     assert_eq!(e.exit_status.as_deref(), Some("exit status: 3"), "{e}");
-    pids.assert_all_gone(1);
+    // Started twice: a stdio server that exits on the unknown
+    // `server/discover` (rmcp does) is started again for `initialize`.
+    pids.assert_all_gone(2);
 }
 
 #[test]
@@ -74,7 +74,8 @@ fn server_that_prints_garbage() {
     let ErrorKind::Garbage { line, during } = e.kind.as_ref() else {
         panic!("{e}")
     };
-    assert_eq!(during, "initialize");
+    // The first request is the 2026-07-28 discovery.
+    assert_eq!(during, "server/discover");
     assert!(line.contains("Server listening on stdio"), "{e}");
     assert!(e.stderr_tail.contains("stub: starting up"), "{e}");
     assert!(e.fix().contains("stderr"), "{e}");
@@ -92,14 +93,13 @@ fn json_that_is_not_jsonrpc_is_garbage_too() {
 #[test]
 fn server_that_never_answers_times_out_and_its_children_die_too() {
     let (cmd, pids) = stub("silent");
-    let options = Options {
-        timeout: Duration::from_millis(500),
-    };
+    let options = Options::with_timeout(Duration::from_millis(500));
     let e = capture(&cmd, &options).unwrap_err();
     let ErrorKind::Timeout { waiting_for, .. } = e.kind.as_ref() else {
         panic!("{e}")
     };
-    assert_eq!(waiting_for, "initialize");
+    assert_eq!(waiting_for, "server/discover");
+    assert!(e.fix().contains("--protocol 2025-11-25"), "{e}");
     assert!(e.stderr_tail.contains("never comes"), "{e}");
     // The shell and the `sleep 300` it started.
     pids.assert_all_gone(2);
@@ -108,9 +108,7 @@ fn server_that_never_answers_times_out_and_its_children_die_too() {
 #[test]
 fn server_that_ignores_sigterm_is_killed() {
     let (cmd, pids) = stub("stubborn");
-    let options = Options {
-        timeout: Duration::from_millis(300),
-    };
+    let options = Options::with_timeout(Duration::from_millis(300));
     let e = capture(&cmd, &options).unwrap_err();
     assert!(matches!(*e.kind, ErrorKind::Timeout { .. }), "{e}");
     assert!(e.stderr_tail.contains("ignoring SIGTERM"), "{e}");
@@ -271,4 +269,54 @@ fn replay_names_tool_fixture_and_field() {
     );
     pids.assert_all_gone(1);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_2025_server_is_spoken_to_with_initialize_and_its_server_section_recorded() {
+    let (cmd, pids) = stub("ok");
+    let c = capture(&cmd, &quick()).unwrap();
+    let server = c.surface.server.as_ref().unwrap();
+    assert_eq!(server.protocol_version.as_deref(), Some("2025-06-18"));
+    assert!(server.has_capability(&["tools"]));
+    // The stub declares no prompts or resources: none are listed.
+    assert!(c.lists.is_empty(), "{:?}", c.lists);
+    let text = mcp_contract::lockfile::render(&c.surface);
+    assert!(
+        !text.contains("serverInfo") && !text.contains("0.0.1"),
+        "{text}"
+    );
+    pids.assert_all_gone(1);
+}
+
+#[test]
+fn a_2026_server_is_discovered_and_every_request_carries_the_revision() {
+    let (cmd, pids) = stub("stateless");
+    let c = capture(&cmd, &quick()).unwrap();
+    assert_eq!(c.server.protocol_version, "2026-07-28");
+    let server = c.surface.server.as_ref().unwrap();
+    assert_eq!(server.protocol_version.as_deref(), Some("2026-07-28"));
+    assert_eq!(server.instructions.as_deref(), Some("Add first."));
+    assert_eq!(server.extra["supportedVersions"], json!(["2026-07-28"]));
+    // The stub refuses prompts/list without the 2026 `_meta`.
+    assert!(c.surface.prompts["greet"].arguments[0].required);
+    let text = mcp_contract::lockfile::render(&c.surface);
+    for volatile in ["ttlMs", "cacheScope", "resultType", "9.9.9"] {
+        assert!(!text.contains(volatile), "{volatile} in {text}");
+    }
+    pids.assert_all_gone(1);
+}
+
+#[test]
+fn forcing_2026_on_a_2025_server_fails_with_the_reason() {
+    let (cmd, pids) = stub("ok");
+    let options = Options {
+        protocol: mcp_contract_driver::Protocol::Stateless,
+        ..quick()
+    };
+    let e = capture(&cmd, &options).unwrap_err();
+    assert!(
+        matches!(e.kind.as_ref(), ErrorKind::JsonRpc { method, code: -32601, .. } if method == "server/discover"),
+        "{e}"
+    );
+    pids.assert_all_gone(1);
 }

@@ -2,8 +2,9 @@
 //! `cargo mcp-contract`.
 //!
 //! An MCP server's tool surface (names, descriptions, `inputSchema`,
-//! `outputSchema`, annotations) is a contract with every agent, saved prompt
-//! and orchestrator that cached it. This crate turns that surface into a
+//! `outputSchema`, annotations) — and beside it its prompts, resources,
+//! resource templates and declared capabilities ([`model`]) — is a contract
+//! with every agent, saved prompt and orchestrator that cached it. This crate turns that surface into a
 //! deterministic lockfile ([`lockfile`]) and decides, rule by rule
 //! ([`rules`]), whether a change between two surfaces breaks the callers that
 //! depend on it ([`diff`]). Around that engine: the migration record that

@@ -268,14 +268,14 @@ fn check_fixtures(lockfiles: &[PathBuf], human: bool) -> Result<bool, u8> {
 
 /// With `--server`, the surface the running server publishes.
 fn live_candidate(args: &Args) -> Result<Option<mcp_contract::Surface>, u8> {
-    if !args.server {
+    if !args.server && !args.live.remote() {
         if !args.live.command.is_empty() {
             eprintln!("error: a server command after `--` needs --server\n  help: `cargo mcp-contract check --server -- CMD`");
             return Err(output::ERROR);
         }
         return Ok(None);
     }
-    let cmd = args.live.server_command()?;
+    let cmd = args.live.endpoint()?;
     let recorded = args
         .lockfile
         .clone()

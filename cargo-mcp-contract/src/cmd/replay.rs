@@ -12,8 +12,8 @@ use crate::output;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Start the server command given after `--` and call it over stdio
-    #[arg(long, required = true)]
+    /// Start the server command given after `--` and call it over stdio (implied by --url/--config)
+    #[arg(long, required_unless_present_any = ["url", "config"])]
     server: bool,
     /// The fixtures directory (`<tool>/<name>.json` inside)
     #[arg(long, default_value = fixtures::DEFAULT_DIR)]
@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> u8 {
-    let cmd = match args.live.server_command() {
+    let cmd = match args.live.endpoint() {
         Ok(c) => c,
         Err(code) => return code,
     };

@@ -1,5 +1,7 @@
 //! `cargo mcp-contract snapshot --from FILE [-o PATH]` and
-//! `cargo mcp-contract snapshot --server [-o PATH] [--timeout SECS] -- CMD [ARGS…]`.
+//! `cargo mcp-contract snapshot --server [-o PATH] [--timeout SECS] -- CMD [ARGS…]`,
+//! `cargo mcp-contract snapshot --url URL [--header "NAME: VALUE"]…` and
+//! `cargo mcp-contract snapshot --config .mcp.json --name NAME`.
 
 use std::path::PathBuf;
 
@@ -11,9 +13,9 @@ use crate::output;
 #[derive(clap::Args)]
 pub struct Args {
     /// A captured surface: a tools/list result (bare or JSON-RPC), an array of tools, one tool, or a lockfile
-    #[arg(long, required_unless_present = "server", conflicts_with = "server")]
+    #[arg(long, required_unless_present_any = ["server", "url", "config"], conflicts_with_all = ["server", "url", "config"])]
     from: Option<PathBuf>,
-    /// Start the server command given after `--` and read its surface over stdio
+    /// Start the server command given after `--` and read its surface over stdio (implied by --url/--config)
     #[arg(long)]
     server: bool,
     /// Where to write the lockfile (`-` for stdout)
@@ -49,7 +51,7 @@ pub fn run(args: Args) -> u8 {
 }
 
 fn read(args: &Args) -> Result<Surface, u8> {
-    if !args.server {
+    if !args.server && !args.live.remote() {
         if !args.live.command.is_empty() {
             eprintln!("error: a server command after `--` needs --server\n  help: `cargo mcp-contract snapshot --server -- CMD`");
             return Err(output::ERROR);
@@ -57,12 +59,17 @@ fn read(args: &Args) -> Result<Surface, u8> {
         let from = args.from.as_deref().unwrap_or(std::path::Path::new("-"));
         return load::read_surface(from).map_err(|e| output::input_error(&e));
     }
-    let cmd = args.live.server_command()?;
+    let cmd = args.live.endpoint()?;
     let captured = mcp_contract_driver::capture(&cmd, &args.live.options())
         .map_err(|e| live::driver_error(&e))?;
     let s = &captured.server;
+    let lists: String = captured
+        .lists
+        .iter()
+        .map(|(method, items, pages)| format!(", {items} from {method} ({pages} page(s))"))
+        .collect();
     eprintln!(
-        "captured {} tools from {} {} (protocol {}, {} tools/list page(s))",
+        "captured {} tools from {} {} (protocol {}, {} tools/list page(s){lists})",
         captured.surface.len(),
         s.name.as_deref().unwrap_or("the server"),
         s.version.as_deref().unwrap_or(""),

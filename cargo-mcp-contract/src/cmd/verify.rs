@@ -11,8 +11,8 @@ use crate::output::{self, ColorChoice};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Start the server command given after `--` and read its surface over stdio
-    #[arg(long, required = true)]
+    /// Start the server command given after `--` and read its surface over stdio (implied by --url/--config)
+    #[arg(long, required_unless_present_any = ["url", "config"])]
     server: bool,
     /// The committed lockfile to compare with
     #[arg(long, default_value = lockfile::DEFAULT_PATH)]
@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> u8 {
-    let cmd = match args.live.server_command() {
+    let cmd = match args.live.endpoint() {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -39,6 +39,9 @@ pub fn run(args: Args) -> u8 {
     };
     let live = mcp_contract_driver::capture::with_locked_versions(captured.surface, &locked);
     let v = verify::verify(&locked, &live);
+    if let Some(note) = &v.tools_only {
+        eprintln!("note: {note}");
+    }
     if v.identical() {
         println!(
             "{} matches the live surface of `{cmd}` ({} tools)",
@@ -47,8 +50,17 @@ pub fn run(args: Args) -> u8 {
         );
         return output::OK;
     }
+    let what = if v
+        .differing
+        .iter()
+        .all(|d| locked.get(d).is_some() || live.get(d).is_some())
+    {
+        "tool(s)"
+    } else {
+        "entries"
+    };
     println!(
-        "the live surface of `{cmd}` differs from {} in {} tool(s): {}",
+        "the live surface of `{cmd}` differs from {} in {} {what}: {}",
         args.lockfile.display(),
         v.differing.len(),
         v.differing.join(", ")
@@ -73,7 +85,7 @@ pub fn run(args: Args) -> u8 {
         println!("note: every difference is cosmetic, but the lockfile must still record exactly what the server publishes");
     }
     eprintln!(
-        "error: the server does not publish what {} records\n  help: if the live surface is the intended contract, refresh the lockfile with `cargo mcp-contract snapshot --server -o {} -- {}` and review its diff; otherwise rebuild the server from the commit that wrote the lockfile",
+        "error: the server does not publish what {} records\n  help: if the live surface is the intended contract, refresh the lockfile with `cargo mcp-contract snapshot --server -o {} {}` and review its diff; otherwise rebuild the server from the commit that wrote the lockfile",
         args.lockfile.display(),
         args.lockfile.display(),
         args.live.shell_words()

@@ -50,10 +50,18 @@ case "$mode" in
     while :; do sleep 1; done
     ;;
   init-error)
-    read -r line
-    echo "stub: rejecting the client: invalid token" >&2
-    reply "{\"jsonrpc\":\"2.0\",\"id\":$(id_of "$line"),\"error\":{\"code\":-32603,\"message\":\"invalid token\"}}"
-    sleep 30
+    while IFS= read -r line; do
+      case "$line" in
+        *'"method":"server/discover"'*)
+          reply "{\"jsonrpc\":\"2.0\",\"id\":$(id_of "$line"),\"error\":{\"code\":-32601,\"message\":\"method not found\"}}"
+          ;;
+        *)
+          echo "stub: rejecting the client: invalid token" >&2
+          reply "{\"jsonrpc\":\"2.0\",\"id\":$(id_of "$line"),\"error\":{\"code\":-32603,\"message\":\"invalid token\"}}"
+          sleep 30
+          ;;
+      esac
+    done
     ;;
 esac
 
@@ -61,8 +69,27 @@ esac
 while IFS= read -r line; do
   id=$(id_of "$line")
   case "$line" in
+    *'"method":"server/discover"'*)
+      # A 2025-era server: the stateless revision's method is unknown,
+      # unless the mode is `stateless` (MCP 2026-07-28).
+      if [ "$mode" = stateless ]; then
+        reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{},\"prompts\":{\"listChanged\":true}},\"serverInfo\":{\"name\":\"stub\",\"version\":\"9.9.9\"},\"instructions\":\"Add first.\",\"ttlMs\":60000,\"cacheScope\":\"public\"}}"
+      else
+        reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}"
+      fi
+      ;;
     *'"method":"initialize"'*)
       init_result "$id"
+      ;;
+    *'"method":"prompts/list"'*)
+      case "$line" in
+        *'io.modelcontextprotocol/protocolVersion":"2026-07-28"'*)
+          reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"resultType\":\"complete\",\"ttlMs\":5,\"prompts\":[{\"name\":\"greet\",\"arguments\":[{\"name\":\"who\",\"required\":true}]}]}}"
+          ;;
+        *)
+          reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"error\":{\"code\":-32600,\"message\":\"missing _meta protocol version\"}}"
+          ;;
+      esac
       ;;
     *'"method":"notifications/initialized"'*)
       reply '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"stub ready"}}'
@@ -79,7 +106,7 @@ while IFS= read -r line; do
         bad-tool)
           reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"tools\":[{\"description\":\"no name\",\"inputSchema\":{}}]}}"
           ;;
-        ok)
+        ok|stateless)
           case "$line" in
             *'"cursor":"page-2"'*)
               reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"tools\":[$(tool fail 'always fails')]}}"

@@ -20,6 +20,9 @@ use super::{refs, DATA_KEYWORDS};
 pub struct RefEquiv {
     /// Reference string → equal on both sides.
     equal: HashMap<String, bool>,
+    /// Every reference resolves alike (or there are none): equal text is
+    /// then equal meaning everywhere, and no node needs walking.
+    all_equal: bool,
 }
 
 /// Every reference a schema node contains (outside instance data), in the
@@ -89,7 +92,8 @@ impl RefEquiv {
                 break;
             }
         }
-        RefEquiv { equal }
+        let all_equal = equal.values().all(|v| *v);
+        RefEquiv { equal, all_equal }
     }
 
     /// Do `old` and `new` (nodes of the two documents) accept the same values
@@ -109,14 +113,10 @@ impl RefEquiv {
 
     /// Does every reference inside `v` resolve alike on both sides?
     pub fn refs_equal(&self, v: &Value) -> bool {
-        references(v)
-            .iter()
-            .all(|r| self.equal.get(r).copied().unwrap_or(false))
-    }
-
-    /// Do both documents resolve every reference alike?
-    pub fn all_equal(&self) -> bool {
-        self.equal.values().all(|v| *v)
+        self.all_equal
+            || references(v)
+                .iter()
+                .all(|r| self.equal.get(r).copied().unwrap_or(false))
     }
 }
 
