@@ -149,7 +149,8 @@ fn origin_head_is_preferred_as_the_default_branch() {
     let run = run_in(&repo, &["check"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
-        run.stdout.contains("merge-base of HEAD and origin/main"),
+        run.stdout
+            .contains("HEAD, where origin/main is (the uncommitted changes are checked)"),
         "{run:?}"
     );
 }

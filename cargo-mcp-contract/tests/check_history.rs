@@ -143,12 +143,15 @@ fn install_hook_respects_foreign_hooks_and_hooks_path() {
     let run = r.run(&["install-hook"]);
     assert_eq!(run.code, 0, "{run:?}");
     let text = std::fs::read_to_string(&hook).unwrap();
-    assert!(text.contains("exec cargo mcp-contract check"), "{text}");
+    assert!(
+        text.contains("exec cargo mcp-contract check --staged"),
+        "{text}"
+    );
     // Ours: reinstalling updates it.
     assert_eq!(r.run(&["install-hook", "--check-args=--workspace"]).code, 0);
     assert!(std::fs::read_to_string(&hook)
         .unwrap()
-        .contains("check --workspace"));
+        .contains("check --staged --workspace"));
     // Foreign: refused without --force, replaced (and kept) with it.
     std::fs::write(&hook, "#!/bin/sh\necho mine\n").unwrap();
     let refused = r.run(&["install-hook"]);

@@ -12,6 +12,7 @@ use crate::compat;
 use crate::derive::{module_files, TypeIndex};
 use crate::discover::find_tools;
 use crate::error::Error;
+use crate::metadata::PackageInfo;
 use crate::mode::{decide, Decision, Mode};
 use crate::outputs::{self, LockOutcome};
 use crate::surface::add_tools;
@@ -136,23 +137,50 @@ impl Builder {
             .clone()
             .unwrap_or_else(|| PathBuf::from(lockfile::DEFAULT_PATH));
         let lock_path = manifest_dir.join(&shown);
-        let roots = self.crate_roots(&manifest_dir)?;
+        let out_dir = self
+            .out_dir
+            .clone()
+            .or_else(|| env("OUT_DIR").map(PathBuf::from));
+        let info = PackageInfo::load(&manifest_dir, out_dir.as_deref())?;
+        let roots = self.crate_roots(&manifest_dir, info.as_ref())?;
 
         let mut surface = Surface::new();
         let mut seen = BTreeMap::new();
         let mut sources: Vec<PathBuf> = Vec::new();
         let mut found_tools = Vec::new();
-        for root in &roots {
+        for (root, kind) in &roots {
             let files = module_files(&manifest_dir, root)?;
-            for (path, _, _) in &files {
+            let tools = find_tools(&files)?;
+            let mut index = TypeIndex::new(files);
+            if let Some(info) = &info {
+                index = index.with_crates(info.deps_of_target(kind), info.crates.clone());
+            }
+            // A type from another crate loads that crate and derives again;
+            // each round loads at least one crate, so this ends.
+            loop {
+                let (mut trial, mut trial_seen) = (surface.clone(), seen.clone());
+                match add_tools(&mut trial, &mut trial_seen, &index, &tools) {
+                    Ok(()) => {
+                        (surface, seen) = (trial, trial_seen);
+                        break;
+                    }
+                    Err(e) => {
+                        let wanted = index.take_wanted();
+                        if wanted.is_empty() {
+                            return Err(unavailable_note(e, info.as_ref()));
+                        }
+                        for i in wanted {
+                            index.load_crate(i, &manifest_dir)?;
+                        }
+                    }
+                }
+            }
+            for (path, _, _) in index.files() {
                 let abs = manifest_dir.join(path);
                 if !sources.contains(&abs) {
                     sources.push(abs);
                 }
             }
-            let tools = find_tools(&files)?;
-            let index = TypeIndex::new(files);
-            add_tools(&mut surface, &mut seen, &index, &tools)?;
             found_tools.extend(tools);
         }
         // The migration record's transitions shape what is published and locked.
@@ -171,10 +199,6 @@ impl Builder {
                 println!("{line}");
             }
         }
-        let out_dir = self
-            .out_dir
-            .clone()
-            .or_else(|| env("OUT_DIR").map(PathBuf::from));
         if let Some(out_dir) = &out_dir {
             outputs::write_entries(&rendered, out_dir)?;
             compat::write_plan(&plan, out_dir)?;
@@ -216,14 +240,52 @@ impl Builder {
             })
     }
 
-    fn crate_roots(&self, manifest_dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    /// Every crate root to walk, with its target kind (`lib`/`bin`): those
+    /// given with [`crate_root`](Self::crate_root), else every library and
+    /// binary target of the package (`cargo metadata`: `src/lib.rs`,
+    /// `src/main.rs`, `src/bin/*.rs`, `[[bin]] path = ...`), else (no
+    /// `Cargo.toml`) `src/lib.rs` and `src/main.rs`.
+    fn crate_roots(
+        &self,
+        manifest_dir: &Path,
+        info: Option<&PackageInfo>,
+    ) -> Result<Vec<(PathBuf, String)>, Error> {
+        let kind_of = |root: &Path| -> String {
+            let abs = manifest_dir.join(root);
+            info.and_then(|i| i.targets.iter().find(|t| t.root == abs))
+                .map(|t| t.kind.clone())
+                .unwrap_or_else(|| {
+                    if root.file_name().is_some_and(|n| n == "lib.rs") {
+                        "lib".into()
+                    } else {
+                        "bin".into()
+                    }
+                })
+        };
         if !self.crate_roots.is_empty() {
-            return Ok(self.crate_roots.clone());
+            return Ok(self
+                .crate_roots
+                .iter()
+                .map(|r| (r.clone(), kind_of(r)))
+                .collect());
         }
-        let roots: Vec<PathBuf> = ["src/lib.rs", "src/main.rs"]
+        if let Some(info) = info {
+            if !info.targets.is_empty() {
+                return Ok(info
+                    .targets
+                    .iter()
+                    .map(|t| (t.root.clone(), t.kind.clone()))
+                    .collect());
+            }
+        }
+        let roots: Vec<(PathBuf, String)> = ["src/lib.rs", "src/main.rs"]
             .iter()
             .map(PathBuf::from)
             .filter(|p| manifest_dir.join(p).is_file())
+            .map(|p| {
+                let k = kind_of(&p);
+                (p, k)
+            })
             .collect();
         if roots.is_empty() {
             return Err(Error::Setup {
@@ -232,6 +294,21 @@ impl Builder {
             });
         }
         Ok(roots)
+    }
+}
+
+/// A type the build step could not find, when `cargo metadata` could not
+/// list the dependencies: say why, since the type may live in one of them.
+fn unavailable_note(e: Error, info: Option<&PackageInfo>) -> Error {
+    match (e, info.and_then(|i| i.deps_unavailable.as_deref())) {
+        (Error::Derive(mut d), Some(why)) => {
+            d.help = format!(
+                "{} (the dependencies' sources could not be listed: `cargo metadata` said: {why})",
+                d.help
+            );
+            Error::Derive(d)
+        }
+        (e, _) => e,
     }
 }
 

@@ -130,6 +130,17 @@ pub fn apply(
                 let Some(tool) = surface.tools.get_mut(&tool_name) else {
                     continue;
                 };
+                // The default is published and applied: it must fit the field.
+                let root = tool.input_schema.clone();
+                if let Some(field_schema) = root.get("properties").and_then(|p| p.get(field)) {
+                    if let Err(why) = crate::default_fit::fits(value, field_schema, &root) {
+                        problems.push(format!(
+                            "{}: tool `{tool_name}`: the default {value} for `{field}` does not fit the field's schema: {why}\n  help: set `value` to what the server applies when a call omits `{field}` (a value of the field's type), or use transition = {{ kind = \"other\", note = \"...\" }} when callers must send it",
+                            at(entry.pos)
+                        ));
+                        continue;
+                    }
+                }
                 if let Err(e) = add_default(&mut tool.input_schema, field, value) {
                     problems.push(format!("{}: tool `{tool_name}`: {e}", at(entry.pos)));
                 }

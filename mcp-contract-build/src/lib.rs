@@ -15,12 +15,15 @@
 
 pub mod builder;
 pub mod compat;
+mod default_fit;
 pub mod derive;
 pub mod discover;
 pub mod error;
+pub mod metadata;
 pub mod mode;
 pub mod outputs;
 pub mod surface;
+pub mod unapply;
 
 pub use builder::{Builder, Snapshot};
 pub use error::Error;

@@ -143,6 +143,35 @@ fn a_source_alias_needs_a_rename_in_the_record() {
 }
 
 #[test]
+fn a_default_the_field_rejects_fails_the_build_at_the_entry() {
+    let source = SOURCE.replace("pub region: String,", "pub days: u8,");
+    let record = RECORD
+        .replace("subject = \"region\"", "subject = \"days\"")
+        .replace(
+            "field = \"region\", value = \"eu\"",
+            "field = \"days\", value = \"\"",
+        );
+    let dir = package(&source, Some(&record));
+    let err = generate(dir.path()).unwrap_err();
+    assert!(err.contains("migrations.toml:11:1"), "{err}");
+    assert!(
+        err.contains("the default \"\" for `days` does not fit the field's schema: expected integer, got string \"\""),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join(lockfile::DEFAULT_PATH).exists(),
+        "nothing is written"
+    );
+    let fitting = record.replace("value = \"\"", "value = 7");
+    let dir = package(&source, Some(&fitting));
+    let surface = generate(dir.path()).unwrap();
+    assert_eq!(
+        surface.get("lookup").unwrap().input_schema["properties"]["days"]["default"],
+        7
+    );
+}
+
+#[test]
 fn an_input_schema_that_admits_no_object_fails_the_build() {
     let source = r##"
 /// Echo a word.

@@ -217,3 +217,103 @@ fn source_derived_schemas_equal_rmcp_published_schemas() {
         mismatches.join("\n")
     );
 }
+
+/// The crates the fixture files may name (rmcp, from `cargo metadata`), and
+/// the fixture files themselves as a crate of their own named `fixtures`.
+fn crates() -> (
+    std::collections::BTreeMap<String, usize>,
+    Vec<mcp_contract_build::metadata::CrateSource>,
+) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let info = mcp_contract_build::metadata::PackageInfo::load(dir, None)
+        .expect("cargo metadata")
+        .expect("a package");
+    let mut crates = info.crates.clone();
+    let rmcp = crates
+        .iter()
+        .position(|c| c.name == "rmcp")
+        .expect("rmcp is a dependency");
+    let mut deps = std::collections::BTreeMap::new();
+    deps.insert("rmcp".to_string(), rmcp);
+    crates.push(mcp_contract_build::metadata::CrateSource {
+        name: "fixtures".into(),
+        root: dir.join("tests/parity/fixtures.rs"),
+        deps: deps.clone(),
+    });
+    let mut tool_deps = deps;
+    tool_deps.insert("fixtures".into(), crates.len() - 1);
+    (tool_deps, crates)
+}
+
+/// Derives `ty` against `index`, loading the crates it reaches (as the build step does).
+fn derive_across(index: &mut TypeIndex, ty: &syn::Type, mode: &str) -> Result<Value, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for _ in 0..8 {
+        let derived = match mode {
+            "schema_for" => schema_for(index, ty, &[]),
+            "inputSchema" => input_schema_for(index, ty, &[]),
+            _ => output_schema_for(index, ty, &[]),
+        };
+        let wanted = index.take_wanted();
+        match derived {
+            Err(_) if !wanted.is_empty() => {
+                for i in wanted {
+                    index.load_crate(i, root).map_err(|e| e.to_string())?;
+                }
+            }
+            other => return other.map_err(|e| e.to_string()),
+        }
+    }
+    Err("too many crates".into())
+}
+
+/// Every fixture type, written in a tool crate as `fixtures::Type` where
+/// `fixtures` is another crate (the fixture files), plus types of a registry
+/// crate (rmcp's model, which derives `JsonSchema`) and `#[serde(remote)]`:
+/// derived across the crate boundary, they equal what schemars/rmcp publish.
+#[test]
+fn types_from_other_crates_equal_rmcp_published_schemas() {
+    let (deps, crates) = crates();
+    let tool_crate = syn::parse_file("pub struct Unused;").expect("parses");
+    let mut index = TypeIndex::new(vec![(
+        std::path::PathBuf::from("src/lib.rs"),
+        tool_crate,
+        vec![],
+    )])
+    .with_crates(deps, crates);
+    let mut cases = all_cases();
+    cases.extend(cases![more::FromRegistry, more::Place]);
+    let mut mismatches = Vec::new();
+    let mut compared = 0;
+    for case in &cases {
+        let written = format!("fixtures::{}", case.name);
+        let ty: syn::Type = syn::parse_str(&written).expect("a fixture name is a type");
+        for (mode, expected) in [
+            ("schema_for", case.raw),
+            ("inputSchema", case.input),
+            ("outputSchema", case.output),
+        ] {
+            compared += 1;
+            let derived = derive_across(&mut index, &ty, mode);
+            let expected = expected();
+            let same = match (&expected, &derived) {
+                (Ok(e), Ok(d)) => canonicalize(e) == canonicalize(d),
+                (Err(_), Err(_)) => true,
+                _ => false,
+            };
+            if !same {
+                mismatches.push(format!(
+                    "--- {written} ({mode}) schemars/rmcp:\n{:?}\n--- derived from source:\n{:?}",
+                    expected.map(|v| to_canonical_string(&canonicalize(&v))),
+                    derived.map(|v| to_canonical_string(&canonicalize(&v)))
+                ));
+            }
+        }
+    }
+    println!(
+        "cross-crate schema parity: {} types, {compared} schemas compared, {} differ",
+        cases.len(),
+        mismatches.len()
+    );
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}

@@ -164,6 +164,7 @@ fn main() {
         std::fs::write(&lock, text).unwrap();
         time(runs, || {
             let (input, _) = check::repo::prepare(RepoCheck {
+                tree: None,
                 lockfile: &lock,
                 against: None,
                 candidate: None,

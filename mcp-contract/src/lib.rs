@@ -13,27 +13,47 @@
 //! contract fixtures ([`fixtures`]) and the runtime compatibility layer a
 //! server puts in front of its handlers ([`runtime`]). Binaries and build
 //! scripts only parse arguments and print; the logic lives here.
+//!
+//! # What a server links
+//!
+//! A server needs the model, the embedded locked tools and the runtime
+//! layer, not the gate. Depend on it with
+//! `mcp-contract = { version = "0.1", default-features = false, features = ["macros", "rmcp"] }`:
+//! without the default feature `gate`, the engine, the migration-record
+//! parser (and its TOML dependency), git access, history and the reports
+//! are not compiled. The build step and the `cargo mcp-contract` CLI enable
+//! `gate` (the default).
 
 pub mod atomic;
 pub mod canonical;
+#[cfg(feature = "gate")]
 pub mod check;
 pub mod confine;
+#[cfg(feature = "gate")]
 pub mod diff;
 pub mod error;
+#[cfg(feature = "gate")]
 pub mod fixtures;
+#[cfg(feature = "gate")]
 pub mod git;
+#[cfg(feature = "gate")]
 pub mod history;
 pub mod json;
 pub mod limits;
 pub mod load;
 pub mod lockfile;
+#[cfg(feature = "gate")]
 pub mod migrations;
 pub mod model;
+#[cfg(feature = "gate")]
 pub mod report;
+#[cfg(feature = "gate")]
 pub mod rules;
 pub mod runtime;
 pub mod schema;
+#[cfg(feature = "gate")]
 pub mod segments;
+#[cfg(feature = "gate")]
 pub mod selftest;
 pub mod suggest;
 
@@ -51,7 +71,9 @@ pub use mcp_contract_macros::tool;
 /// What `#[mcp_contract::tool]` implements: the locked tool definition.
 pub use __private::LockedTool;
 
+#[cfg(feature = "gate")]
 pub use diff::{diff_surfaces, Change, DiffReport};
 pub use error::InputError;
 pub use model::{Surface, Tool};
+#[cfg(feature = "gate")]
 pub use rules::{Rule, Severity, RULES};

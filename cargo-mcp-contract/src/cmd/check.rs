@@ -10,6 +10,7 @@ use mcp_contract::report::{check_human, check_json, gate, github, junit, markdow
 use mcp_contract::{lockfile, Severity};
 
 use crate::cmd::live::{self, ServerArgs};
+use crate::cmd::staged;
 use crate::output::{self, ColorChoice};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -64,6 +65,11 @@ pub struct Args {
     /// Use the live surface of the server command given after `--` as the candidate
     #[arg(long, conflicts_with_all = ["package", "workspace", "manifest_path"])]
     server: bool,
+    /// Check what the next commit contains (the index), not the working tree:
+    /// every workspace package with a lockfile, when a source, manifest or
+    /// contract file is staged (the pre-commit hook runs this)
+    #[arg(long, conflicts_with = "server")]
+    staged: bool,
     #[command(flatten)]
     live: ServerArgs,
 }
@@ -73,33 +79,47 @@ pub fn run(args: Args) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let lockfiles: Vec<PathBuf> = if args.package.is_some()
-        || args.workspace
-        || args.manifest_path.is_some()
-    {
-        match packages::find(args.manifest_path.as_deref(), args.package.as_deref()) {
-            Ok(found) if found.is_empty() => {
-                eprintln!("error: no workspace package has a {}\n  help: generate one with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`, or pass --lockfile", lockfile::DEFAULT_PATH);
-                return output::ERROR;
-            }
-            Ok(found) => {
+    let staged = match args.staged.then(staged::export_here).transpose() {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if let Some(st) = &staged {
+        if !staged::touches_contracts(st) {
+            eprintln!("mcp-contract: nothing staged touches a contract (no source, manifest or contracts/ file)");
+            return output::OK;
+        }
+    }
+    // Each package is checked on its own: one that cannot be checked is
+    // reported and the others still are; the exit status is the worst.
+    let mut worst = output::OK;
+    let selection = match &staged {
+        Some(_) => staged::select(&args.package, args.lockfile.as_deref()),
+        None => select(&args),
+    };
+    let lockfiles: Vec<PathBuf> = match selection {
+        Err(code) => return code,
+        Ok(Selection::Lockfile(path)) => vec![path],
+        Ok(Selection::Packages(found)) => {
+            let mut fresh = vec![];
+            for p in found {
                 // A package whose build step writes its lockfile: the candidate
                 // must be what the sources say now, or the gate judges the past.
-                for p in found.iter().filter(|p| p.uses_build_step) {
-                    if let Err(e) = mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile) {
-                        eprintln!("error: {e}");
-                        return output::ERROR;
+                if p.uses_build_step {
+                    let verified = match &staged {
+                        Some(st) => st.verify_fresh(&p),
+                        None => mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile)
+                            .map_err(|e| e.to_string()),
+                    };
+                    if let Err(e) = verified {
+                        eprintln!("error: package `{}`: {e}", p.name);
+                        worst = output::ERROR;
+                        continue;
                     }
                 }
-                found.into_iter().map(|p| p.lockfile).collect()
+                fresh.push(p.lockfile);
             }
-            Err(e) => return output::input_error(&e),
+            fresh
         }
-    } else {
-        vec![args
-            .lockfile
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(lockfile::DEFAULT_PATH))]
     };
     let fail_on = match args.fail_on {
         FailOn::Breaking => Severity::Breaking,
@@ -108,6 +128,7 @@ pub fn run(args: Args) -> u8 {
     let mut results = vec![];
     for path in &lockfiles {
         let prepared = repo::prepare(repo::RepoCheck {
+            tree: staged.as_ref().map(|s| s.tree.dir.as_path()),
             lockfile: path,
             against: args.against.as_deref(),
             candidate: live_candidate.clone(),
@@ -115,10 +136,18 @@ pub fn run(args: Args) -> u8 {
             strict: args.strict,
             today: Date::today(),
         });
-        let (input, ctx) = match prepared {
+        let (mut input, ctx) = match prepared {
             Ok(p) => p,
-            Err(e) => return output::input_error(&e),
+            Err(e) => {
+                worst = worst.max(output::input_error(&e));
+                continue;
+            }
         };
+        // Entries this change adds match the changes as the check printed
+        // them, before the build applied their transitions.
+        let added =
+            mcp_contract_build::unapply::new_entries(&input.record, input.baseline_record.as_ref());
+        mcp_contract_build::unapply::unapply(&mut input.candidate, &added);
         for (short, why) in &ctx.history_skipped {
             eprintln!(
                 "warning: history revision {short} of {} skipped: {why}",
@@ -146,13 +175,59 @@ pub fn run(args: Args) -> u8 {
         Format::Junit => junit::render(&reports),
         Format::Markdown => markdown::render(&reports),
     };
-    print!("{text}");
-    let fixtures = check_fixtures(&lockfiles, args.format == Format::Human);
-    match (gate::overall(&reports), fixtures) {
+    if !reports.is_empty() {
+        print!("{text}");
+    }
+    let fixture_lockfiles: Vec<PathBuf> = match &staged {
+        Some(st) => lockfiles.iter().map(|l| st.in_tree(l)).collect(),
+        None => lockfiles.clone(),
+    };
+    let fixtures = check_fixtures(&fixture_lockfiles, args.format == Format::Human);
+    let status = match (gate::overall(&reports), fixtures) {
         (Status::Invalid, _) => output::ERROR,
         (_, Err(code)) => code,
         (Status::Failed, _) | (_, Ok(false)) => output::FAILED,
         (Status::Passed, Ok(true)) => output::OK,
+    };
+    worst.max(status)
+}
+
+/// What `check` checks.
+pub(crate) enum Selection {
+    /// One lockfile, named or the default in the current directory.
+    Lockfile(PathBuf),
+    /// Cargo packages (`-p`, `--workspace`, `--manifest-path`, or the package
+    /// of the current directory).
+    Packages(Vec<packages::PackageLockfile>),
+}
+
+fn select(args: &Args) -> Result<Selection, u8> {
+    let none_found = || {
+        eprintln!("error: no workspace package has a {}\n  help: generate one with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`, or pass --lockfile", lockfile::DEFAULT_PATH);
+        output::ERROR
+    };
+    if let Some(path) = &args.lockfile {
+        return Ok(Selection::Lockfile(path.clone()));
+    }
+    if args.package.is_some() || args.workspace || args.manifest_path.is_some() {
+        return match packages::find(args.manifest_path.as_deref(), args.package.as_deref()) {
+            Ok(found) if found.is_empty() => Err(none_found()),
+            Ok(found) => Ok(Selection::Packages(found)),
+            Err(e) => Err(output::input_error(&e)),
+        };
+    }
+    let here = PathBuf::from(lockfile::DEFAULT_PATH);
+    if here.exists() || args.server {
+        return Ok(Selection::Lockfile(here));
+    }
+    // Anywhere inside a package or workspace: the nearest Cargo.toml decides,
+    // as it does for cargo.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    match packages::find_from_dir(&cwd) {
+        Ok(Some(found)) if found.is_empty() => Err(none_found()),
+        Ok(Some(found)) => Ok(Selection::Packages(found)),
+        Ok(None) => Ok(Selection::Lockfile(here)),
+        Err(e) => Err(output::input_error(&e)),
     }
 }
 

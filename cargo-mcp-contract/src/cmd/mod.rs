@@ -9,4 +9,5 @@ pub mod replay;
 pub mod rules;
 pub mod selftest;
 pub mod snapshot;
+pub mod staged;
 pub mod verify;

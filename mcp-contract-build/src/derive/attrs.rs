@@ -325,6 +325,8 @@ pub(crate) struct ContainerAttrs {
     pub from: Option<String>,
     pub into: Option<String>,
     pub schema_rename: Option<String>,
+    /// `#[serde(remote = "path::Type")]`: the remote type's name is the schema's name.
+    pub remote: Option<String>,
     pub inline: bool,
     pub with: Option<WithAttr>,
     pub common: Common,
@@ -685,6 +687,7 @@ impl ContainerAttrs {
             from: None,
             into: None,
             schema_rename: None,
+            remote: None,
             inline: false,
             with: with_attr(&src, ident, false)?,
             common: common(attrs, &src, ident, eval)?,
@@ -725,6 +728,10 @@ impl ContainerAttrs {
                 "transparent" => c.transparent = true,
                 "from" | "try_from" => c.from = Some(name_value_str(meta, ident)?),
                 "into" => c.into = Some(name_value_str(meta, ident)?),
+                "remote" => {
+                    let path = name_value_str(meta, ident)?;
+                    c.remote = path.rsplit("::").next().map(|n| n.trim().to_string());
+                }
                 _ => {}
             }
         }

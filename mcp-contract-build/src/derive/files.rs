@@ -21,11 +21,45 @@ pub fn module_files(
     package_root: &Path,
     lib_or_main: &Path,
 ) -> Result<Vec<ModuleFile>, DeriveError> {
+    walk(package_root, lib_or_main, false)
+}
+
+/// Like [`module_files`], for a crate the package depends on (`root` is its
+/// `lib.rs`): a declared module whose file is absent is left out rather than
+/// an error (a dependency's platform- or feature-gated modules need not
+/// exist; a type in one is then reported as not found).
+pub(crate) fn module_files_of_dependency(
+    package_root: &Path,
+    root: &Path,
+) -> Result<Vec<ModuleFile>, DeriveError> {
+    walk(package_root, root, true)
+}
+
+/// Bound on the files of one crate (a dependency with more is refused).
+const MAX_FILES: usize = 20_000;
+
+fn walk(
+    package_root: &Path,
+    lib_or_main: &Path,
+    lenient: bool,
+) -> Result<Vec<ModuleFile>, DeriveError> {
     let root = package_root.join(lib_or_main);
     let mut out = Vec::new();
     let mut pending = vec![(root, Vec::<String>::new(), true)];
     while let Some((path, module, is_mod_rs)) = pending.pop() {
         let display = display_path(package_root, &path);
+        if out.len() >= MAX_FILES {
+            return Err(DeriveError {
+                type_name: module_name(&module),
+                file: display,
+                line: 0,
+                message: format!("the crate has more than {MAX_FILES} module files"),
+                help: "give the type's JSON Schema verbatim (see the escape hatches)".into(),
+            });
+        }
+        if lenient && !path.is_file() {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).map_err(|e| DeriveError {
             type_name: module_name(&module),
             file: display.clone(),
@@ -42,7 +76,16 @@ pub fn module_files(
         })?;
         let dir = children_dir(&path, is_mod_rs);
         let mut found = Vec::new();
-        collect_mod_decls(&file.items, &dir, &path, &[], &module, &display, &mut found)?;
+        collect_mod_decls(
+            &file.items,
+            &dir,
+            &path,
+            &[],
+            &module,
+            &display,
+            lenient,
+            &mut found,
+        )?;
         out.push((display, file, module));
         // Keep the walk in declaration order (pending is a stack).
         pending.extend(found.into_iter().rev());
@@ -113,6 +156,7 @@ fn collect_mod_decls(
     inline: &[String],
     module: &[String],
     display: &Path,
+    lenient: bool,
     found: &mut Vec<(PathBuf, Vec<String>, bool)>,
 ) -> Result<(), DeriveError> {
     for item in items {
@@ -135,6 +179,7 @@ fn collect_mod_decls(
                 &inner,
                 &child_module,
                 display,
+                lenient,
                 found,
             )?;
             continue;
@@ -155,6 +200,8 @@ fn collect_mod_decls(
                 (flat, false)
             } else if nested.is_file() {
                 (nested, true)
+            } else if lenient {
+                continue;
             } else {
                 return Err(DeriveError {
                     type_name: module_name(&child_module),

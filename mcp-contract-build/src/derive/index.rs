@@ -1,11 +1,22 @@
 //! `TypeIndex`: every struct, enum, type alias, const and fn of a crate, by
 //! module, with the `use` declarations needed to resolve a path written in
 //! any module (`use`, globs, `self::`, `super::`, `crate::`, inline `mod`).
+//!
+//! Other crates (workspace members, path and registry dependencies, a
+//! binary's own library) join the index on demand: a path into a crate the
+//! tool's crate depends on marks that crate as wanted; the build step parses
+//! it and derives again ([`TypeIndex::take_wanted`], [`TypeIndex::load_crate`]),
+//! so only the crates that define a reached type are ever read. A loaded
+//! crate's modules sit under one root segment of their own (`::name#i`), so
+//! `crate::` and its `use` declarations resolve inside it.
 
-use std::collections::{HashMap, HashSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
-use super::files::ModuleFile;
+use super::error::DeriveError;
+use super::files::{module_files_of_dependency, ModuleFile};
+use crate::metadata::CrateSource;
 
 /// Where an item lives: file index, then the indices through nested inline
 /// `mod { .. }` blocks down to the item itself.
@@ -46,6 +57,14 @@ pub struct TypeIndex {
     files: Vec<ModuleFile>,
     scopes: HashMap<Vec<String>, Scope>,
     impls: Vec<ItemLoc>,
+    /// Every crate that may be loaded (from `cargo metadata`).
+    crates: Vec<CrateSource>,
+    /// The crates the indexed crate names: `extern` name → index into `crates`.
+    deps: BTreeMap<String, usize>,
+    /// Crates already loaded, by index, with their root segment.
+    loaded: BTreeMap<usize, String>,
+    /// Crates a path reached that are not loaded yet.
+    wanted: RefCell<BTreeSet<usize>>,
 }
 
 const MAX_DEPTH: usize = 24;
@@ -56,25 +75,124 @@ impl TypeIndex {
     /// items are walked too.
     pub fn new(files: Vec<ModuleFile>) -> Self {
         let mut index = TypeIndex {
-            files,
+            files: Vec::new(),
             scopes: HashMap::new(),
             impls: Vec::new(),
+            crates: Vec::new(),
+            deps: BTreeMap::new(),
+            loaded: BTreeMap::new(),
+            wanted: RefCell::new(BTreeSet::new()),
         };
-        for f in 0..index.files.len() {
-            let module = index.files[f].2.clone();
-            if let Some((last, parent)) = module.split_last() {
-                index
-                    .scopes
+        index.add_files(files);
+        index
+    }
+
+    /// Lets paths into other crates resolve: `deps` are the crates the
+    /// indexed crate names (`extern` name → index into `crates`).
+    pub fn with_crates(mut self, deps: BTreeMap<String, usize>, crates: Vec<CrateSource>) -> Self {
+        self.deps = deps;
+        self.crates = crates;
+        self
+    }
+
+    /// The crates a derivation reached but that are not loaded yet (emptied).
+    pub fn take_wanted(&self) -> Vec<usize> {
+        std::mem::take(&mut *self.wanted.borrow_mut())
+            .into_iter()
+            .collect()
+    }
+
+    /// The crate at `i` (of those given to [`with_crates`](Self::with_crates)).
+    pub fn crate_source(&self, i: usize) -> Option<&CrateSource> {
+        self.crates.get(i)
+    }
+
+    /// Parses crate `i` and adds its items (display paths relative to `package_root`).
+    pub fn load_crate(&mut self, i: usize, package_root: &Path) -> Result<(), DeriveError> {
+        if self.loaded.contains_key(&i) {
+            return Ok(());
+        }
+        let Some(c) = self.crates.get(i) else {
+            return Ok(());
+        };
+        let root_seg = format!("::{}#{i}", c.name);
+        let files = module_files_of_dependency(package_root, &c.root)?;
+        let files = files
+            .into_iter()
+            .map(|(path, file, module)| {
+                let mut m = vec![root_seg.clone()];
+                m.extend(module);
+                (path, file, m)
+            })
+            .collect();
+        self.loaded.insert(i, root_seg);
+        self.add_files(files);
+        Ok(())
+    }
+
+    fn add_files(&mut self, files: Vec<ModuleFile>) {
+        let start = self.files.len();
+        self.files.extend(files);
+        for f in start..self.files.len() {
+            let module = self.files[f].2.clone();
+            if let Some((last, parent)) = module.split_last().filter(|(l, _)| !l.starts_with("::"))
+            {
+                self.scopes
                     .entry(parent.to_vec())
                     .or_default()
                     .children
                     .insert(last.clone());
             }
             let mut collected = Collected::default();
-            collect(&index.files[f].1.items, f, &[], &module, &mut collected);
-            index.absorb(collected);
+            collect(&self.files[f].1.items, f, &[], &module, &mut collected);
+            self.absorb(collected);
         }
-        index
+    }
+
+    /// The root module of the crate `module` belongs to.
+    fn crate_root(module: &[String]) -> Vec<String> {
+        match module.first() {
+            Some(first) if first.starts_with("::") => vec![first.clone()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The crates the crate of `module` names.
+    fn deps_of(&self, module: &[String]) -> Option<&BTreeMap<String, usize>> {
+        match module.first() {
+            Some(first) if first.starts_with("::") => {
+                let (_, i) = first.rsplit_once('#')?;
+                Some(&self.crates.get(i.parse::<usize>().ok()?)?.deps)
+            }
+            _ => Some(&self.deps),
+        }
+    }
+
+    /// A path that starts with a crate name (`shared::Geo`), written in
+    /// `module`. A type schemars itself knows stays external; a crate not
+    /// loaded yet is marked wanted.
+    fn extern_path(&self, module: &[String], segs: &[String], ns: Ns, depth: usize) -> Target {
+        let external = Target::External(segs.to_vec());
+        if segs.len() < 2 || super::builtin::known(segs).is_some() {
+            return external;
+        }
+        let Some(&i) = self.deps_of(module).and_then(|d| d.get(&segs[0])) else {
+            return external;
+        };
+        match self.loaded.get(&i) {
+            Some(root) => self
+                .lookup_in(std::slice::from_ref(root), &segs[1..], ns, depth + 1)
+                .unwrap_or(external),
+            None => {
+                self.wanted.borrow_mut().insert(i);
+                external
+            }
+        }
+    }
+
+    /// Resolves a path written with a leading `::` (always a crate name).
+    pub(crate) fn resolve_absolute(&self, module: &[String], segs: &[String], ns: Ns) -> Target {
+        self.extern_path(module, segs, ns, 0)
     }
 
     fn absorb(&mut self, c: Collected) {
@@ -210,13 +328,17 @@ impl TypeIndex {
         }
         let first = segs[0].as_str();
         match first {
-            "crate" => self.lookup_in(&[], &segs[1..], ns, depth + 1),
+            "crate" => self.lookup_in(&Self::crate_root(module), &segs[1..], ns, depth + 1),
             "self" => self.lookup_in(module, &segs[1..], ns, depth + 1),
             "super" => {
                 let mut m = module.to_vec();
                 let mut i = 0;
+                let root_len = Self::crate_root(module).len();
                 while i < segs.len() && segs[i] == "super" {
-                    m.pop()?;
+                    if m.len() <= root_len {
+                        return None;
+                    }
+                    m.pop();
                     i += 1;
                 }
                 self.lookup_in(&m, &segs[i..], ns, depth + 1)
@@ -252,7 +374,7 @@ impl TypeIndex {
                         }
                     }
                 }
-                Some(Target::External(segs.to_vec()))
+                Some(self.extern_path(module, segs, ns, depth))
             }
         }
     }

@@ -194,7 +194,7 @@ impl Gen<'_> {
             }
         }
         let target = if path.leading_colon.is_some() {
-            Some(Target::External(segs.clone()))
+            Some(self.ix.resolve_absolute(&scope.module, &segs, Ns::Type))
         } else {
             self.ix.resolve(&scope.module, &segs, Ns::Type)
         };
@@ -461,6 +461,10 @@ impl Gen<'_> {
 
     pub(crate) fn adt_name(&self, adt: &Adt) -> PResult<String> {
         let attrs = self.adt_attrs(adt)?;
+        // schemars: the remote type's name, unless `#[schemars(rename = "...")]`.
+        if let (Some(remote), None) = (&attrs.remote, &attrs.schema_rename) {
+            return Ok(remote.clone());
+        }
         let mut name = attrs.name.de.clone();
         if attrs.schema_rename.is_some() && name.contains('{') {
             let generics = match self.ix.item(&adt.loc) {

@@ -364,3 +364,40 @@ fn json_schema_repr_enums_are_integer_enums() {
         json!({"type": "integer", "enum": [1, 2, 10], "description": "Log level."})
     );
 }
+
+/// A path into a dependency marks the crate wanted; loaded, its types
+/// resolve (`crate::` and `pub use` inside it); a name it does not have
+/// keeps the "not a type" error.
+#[test]
+fn types_of_another_crate_load_that_crate_on_demand() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("other/src")).unwrap();
+    std::fs::write(
+        dir.path().join("other/src/lib.rs"),
+        "mod inner;\npub use inner::Point;\npub struct Unit(pub crate::inner::Point);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("other/src/inner.rs"),
+        "/// A point.\npub struct Point { pub x: i32 }\n",
+    )
+    .unwrap();
+    let other = crate::metadata::CrateSource {
+        name: "other".into(),
+        root: dir.path().join("other/src/lib.rs"),
+        deps: Default::default(),
+    };
+    let deps = [("renamed".to_string(), 0)].into_iter().collect();
+    let mut ix = index_of("pub struct Args { pub at: renamed::Point, pub u: renamed::Unit }\n")
+        .with_crates(deps, vec![other]);
+    let first = schema_for(&ix, &ty("Args"), &[]).unwrap_err();
+    assert!(first.message.contains("renamed::Point"), "{first}");
+    assert_eq!(ix.take_wanted(), vec![0]);
+    ix.load_crate(0, dir.path()).unwrap();
+    let schema = schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(schema["$defs"]["Point"]["description"], "A point.");
+    assert_eq!(schema["properties"]["u"]["$ref"], "#/$defs/Unit");
+    assert!(ix.take_wanted().is_empty());
+    let err = schema_for(&ix, &ty("renamed::Missing"), &[]).unwrap_err();
+    assert!(err.message.contains("is not a type of this crate"), "{err}");
+}

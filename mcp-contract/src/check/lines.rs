@@ -13,7 +13,7 @@ pub fn line_of(text: &str, tool: &str, pointer: &str) -> Option<usize> {
     );
     let lines: Vec<&str> = text.lines().collect();
     let start = lines.iter().position(|l| *l == tool_key)?;
-    let end = lines[start + 1..]
+    let mut end = lines[start + 1..]
         .iter()
         .position(|l| *l == "    }" || *l == "    },")
         .map(|i| start + 1 + i)
@@ -31,6 +31,15 @@ pub fn line_of(text: &str, tool: &str, pointer: &str) -> Option<usize> {
             .find(|&i| lines[i].starts_with(&prefix) || lines[i] == prefix.trim_end())
         {
             Some(i) => {
+                // Later keys are searched inside this one's value only: a
+                // key absent here (a removed field) must not be found in a
+                // sibling (the output's property of the same name).
+                end = (i + 1..end)
+                    .find(|&j| {
+                        let l = lines[j];
+                        l.len() - l.trim_start().len() <= indent && !l.trim().is_empty()
+                    })
+                    .unwrap_or(end);
                 found = i;
                 indent += 2;
             }
@@ -71,6 +80,20 @@ mod tests {
         let missing = line_of(&text, "search", "/inputSchema/properties/nope").unwrap();
         assert!(lines[missing - 1].contains("\"properties\""));
         assert_eq!(line_of(&text, "absent", ""), None);
+        // A field removed from the input is not found in the output.
+        let mut s = Surface::new();
+        let mut t = Tool::new("forecast");
+        t.input_schema =
+            serde_json::json!({"type": "object", "properties": {"place": {"type": "string"}}});
+        t.output_schema = Some(
+            serde_json::json!({"type": "object", "properties": {"days": {"type": "integer"}}}),
+        );
+        s.insert(t);
+        let text = crate::lockfile::render(&s);
+        let lines: Vec<&str> = text.lines().collect();
+        let removed = line_of(&text, "forecast", "/inputSchema/properties/days").unwrap();
+        assert_eq!(lines[removed - 1].trim(), "\"properties\": {");
+        assert!(removed < line_of(&text, "forecast", "/outputSchema").unwrap());
         assert_eq!(lines[tools_line(&text) - 1], "  \"tools\": {");
     }
 }

@@ -27,6 +27,59 @@ pub fn find(
     manifest_path: Option<&Path>,
     package: Option<&str>,
 ) -> Result<Vec<PackageLockfile>, InputError> {
+    let (all, shown) = list(manifest_path)?;
+    let Some(want) = package else {
+        return Ok(all.into_iter().filter(|p| p.lockfile.exists()).collect());
+    };
+    let names: Vec<&str> = all.iter().map(|p| p.name.as_str()).collect();
+    if !names.contains(&want) {
+        let hint = match crate::migrations::did_you_mean(want, &names) {
+            Some(s) => format!("did you mean `-p {s}`?"),
+            None => format!("workspace packages: {}", names.join(", ")),
+        };
+        return Err(
+            InputError::new(shown, format!("no package `{want}` in the workspace")).fix(hint),
+        );
+    }
+    Ok(all.into_iter().filter(|p| p.name == want).collect())
+}
+
+/// The package (or workspace) `check` means when run in `dir` with no
+/// `--lockfile`, `-p` or `--workspace`, found the way cargo finds it: the
+/// nearest `Cargo.toml` at or above `dir`. A package's manifest selects that
+/// package (its lockfile where it should be, even when absent); a virtual
+/// workspace manifest selects every member that has a lockfile. `Ok(None)`:
+/// no manifest at or above `dir` (not a cargo project).
+pub fn find_from_dir(dir: &Path) -> Result<Option<Vec<PackageLockfile>>, InputError> {
+    let Some(manifest) = dir
+        .ancestors()
+        .map(|d| d.join("Cargo.toml"))
+        .find(|m| m.is_file())
+    else {
+        return Ok(None);
+    };
+    let (all, _) = list(Some(&manifest))?;
+    let package_dir = manifest.parent().unwrap_or(Path::new("."));
+    let mine: Vec<PackageLockfile> = all
+        .iter()
+        .filter(|p| same_dir(&p.dir, package_dir))
+        .cloned()
+        .collect();
+    if mine.is_empty() {
+        // A virtual manifest: the whole workspace.
+        return Ok(Some(
+            all.into_iter().filter(|p| p.lockfile.exists()).collect(),
+        ));
+    }
+    Ok(Some(mine))
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Every workspace member (`cargo metadata --no-deps`), and how the manifest is shown.
+fn list(manifest_path: Option<&Path>) -> Result<(Vec<PackageLockfile>, String), InputError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.args(["metadata", "--no-deps", "--format-version", "1"]);
@@ -58,17 +111,12 @@ pub fn find(
         InputError::new(&shown, format!("unreadable `cargo metadata` output: {e}"))
             .fix("pass the lockfile with --lockfile")
     })?;
-    let mut found = vec![];
-    let mut names = vec![];
+    let mut all = vec![];
     for p in meta["packages"].as_array().into_iter().flatten() {
         let name = p["name"].as_str().unwrap_or_default().to_string();
         let Some(manifest) = p["manifest_path"].as_str() else {
             continue;
         };
-        names.push(name.clone());
-        if package.is_some_and(|want| want != name) {
-            continue;
-        }
         let dir = Path::new(manifest)
             .parent()
             .unwrap_or(Path::new("."))
@@ -79,26 +127,12 @@ pub fn find(
             .into_iter()
             .flatten()
             .any(|d| d["name"] == "mcp-contract-build" && d["kind"] == "build");
-        if package.is_some() || lockfile.exists() {
-            found.push(PackageLockfile {
-                name,
-                dir,
-                lockfile,
-                uses_build_step,
-            });
-        }
+        all.push(PackageLockfile {
+            name,
+            dir,
+            lockfile,
+            uses_build_step,
+        });
     }
-    if let Some(want) = package {
-        if found.is_empty() {
-            let list: Vec<&str> = names.iter().map(String::as_str).collect();
-            let hint = match crate::migrations::did_you_mean(want, &list) {
-                Some(s) => format!("did you mean `-p {s}`?"),
-                None => format!("workspace packages: {}", list.join(", ")),
-            };
-            return Err(
-                InputError::new(shown, format!("no package `{want}` in the workspace")).fix(hint),
-            );
-        }
-    }
-    Ok(found)
+    Ok((all, shown))
 }

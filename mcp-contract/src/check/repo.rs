@@ -24,6 +24,10 @@ pub struct RepoCheck<'a> {
     pub against: Option<&'a str>,
     /// A candidate surface to use instead of the working-tree lockfile.
     pub candidate: Option<Surface>,
+    /// A copy of the work tree to read the candidate lockfile and the record
+    /// from instead (the staged content, for the pre-commit hook); paths
+    /// inside it are the lockfile's and record's paths relative to the repository.
+    pub tree: Option<&'a Path>,
     pub fail_on: Severity,
     pub strict: bool,
     pub today: Date,
@@ -73,7 +77,11 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
         }
         None => {
             let shown = opts.lockfile.display().to_string();
-            let text = match crate::limits::read(opts.lockfile) {
+            let read_from = opts
+                .tree
+                .map(|t| t.join(&rel))
+                .unwrap_or_else(|| opts.lockfile.to_path_buf());
+            let text = match crate::limits::read(&read_from) {
                 Ok(b) => String::from_utf8(b).map_err(|_| {
                     InputError::new(&shown, "file is not valid UTF-8")
                         .fix("regenerate the lockfile")
@@ -102,7 +110,16 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
         }
     };
 
-    let (record, record_problems) = migrations::read(&record_path)?;
+    let (record, record_problems) = match opts.tree {
+        Some(t) => {
+            let shown = record_path.display().to_string();
+            match std::fs::read_to_string(t.join(&rel_record)) {
+                Ok(text) => migrations::parse(&text, &shown),
+                Err(_) => (empty_record(&shown), vec![]),
+            }
+        }
+        None => migrations::read(&record_path)?,
+    };
     let baseline_record = base_record_bytes.map(|b| {
         let text = String::from_utf8_lossy(&b).into_owned();
         migrations::parse(&text, &format!("{rel_record} at {}", baseline.short)).0

@@ -36,17 +36,15 @@ pub fn path(ptr: &str) -> String {
                 out.push_str(name);
                 i += 2;
             }
-            ("prefixItems", Some(n))
-            | ("anyOf", Some(n))
-            | ("oneOf", Some(n))
-            | ("allOf", Some(n)) => {
-                if t == "prefixItems" {
-                    out.push_str(&format!("[{n}]"));
-                } else {
-                    out.push_str(&format!("<{t} {n}>"));
-                }
+            ("prefixItems", Some(n)) => {
+                out.push_str(&format!("[{n}]"));
                 i += 2;
             }
+            // Fields are named as a user writes them: which alternative of
+            // a combinator holds one is in the pointer, not in the name.
+            ("anyOf", Some(_)) | ("oneOf", Some(_)) | ("allOf", Some(_)) => i += 2,
+            // A definition's fields are named from the definition.
+            ("$defs", Some(_)) | ("definitions", Some(_)) => i += 2,
             ("items", _) => {
                 out.push_str("[]");
                 i += 1;
@@ -72,6 +70,11 @@ mod tests {
             "filter.kind"
         );
         assert_eq!(path("/inputSchema/properties/ids/items"), "ids[]");
+        assert_eq!(path("/inputSchema/anyOf/1/properties/days"), "days");
+        assert_eq!(
+            path("/inputSchema/properties/shipping/allOf/0/properties/address/properties/city"),
+            "shipping.address.city"
+        );
         assert_eq!(describe("/outputSchema", Direction::Output), "the output");
     }
 }

@@ -73,7 +73,7 @@ pub fn resolve_baseline(repo: &Repo, against: Option<&str>) -> Result<Baseline, 
     }
     let head = repo.resolve_commit("HEAD")?.unwrap_or_default();
     let description = if merge_base == head {
-        format!("merge-base of HEAD and {branch} (HEAD itself: checking uncommitted changes)")
+        format!("HEAD, where {branch} is (the uncommitted changes are checked)")
     } else {
         format!("merge-base of HEAD and {branch}")
     };

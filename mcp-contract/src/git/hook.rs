@@ -29,7 +29,7 @@ pub fn hook_script(check_args: &str) -> String {
         format!(" {}", check_args.trim())
     };
     format!(
-        "#!/bin/sh\n{HOOK_MARKER}\n# Blocks a commit whose MCP tool contract breaks callers without an entry in\n# contracts/migrations.toml. Skip once with `git commit --no-verify`.\nexec cargo mcp-contract check{args}\n"
+        "#!/bin/sh\n{HOOK_MARKER}\n# Blocks a commit whose MCP tool contract breaks callers without an entry in\n# contracts/migrations.toml, or whose staged lockfile is not what its staged\n# sources build. Skip once with `git commit --no-verify`.\nexec cargo mcp-contract check --staged{args}\n"
     )
 }
 

@@ -12,6 +12,7 @@
 mod baseline;
 pub mod hook;
 mod log;
+pub mod staged;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -167,7 +168,7 @@ impl Repo {
     }
 }
 
-fn command_in(dir: &Path) -> Command {
+pub(crate) fn command_in(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.current_dir(dir);
     for v in SCRUBBED_ENV {

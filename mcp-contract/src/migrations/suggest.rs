@@ -12,6 +12,14 @@ use crate::model::Surface;
 /// recognise renames), `candidate` the new surface (to propose a
 /// server-applied default from the schema's `default`).
 pub fn suggest_entry(change: &Change, all: &[Change], candidate: Option<&Surface>) -> String {
+    if change.rule == "input.required-added" && renamed_to(change, all) {
+        // The rename's entry covers it: once the build applies the rename,
+        // the old name is an alternative and the new one is not required.
+        let field = change.subject.as_deref().unwrap_or("");
+        return format!(
+            "# no entry of its own: the rename entry for `{field}` covers it (once the\n# build applies the rename, a call may send the old name instead; for a\n# lockfile no build step writes, acknowledge it with kind = \"other\")\n"
+        );
+    }
     let mut out = String::from("[[acknowledge]]\n");
     let detail = detail_lines(&change.detail);
     if detail.iter().any(String::is_empty) {
@@ -106,14 +114,30 @@ fn transition(change: &Change, all: &[Change], candidate: Option<&Surface>) -> S
                     "{{ kind = \"default\", field = {}, value = {v} }}",
                     toml_string(&field)
                 ),
+                // Never a placeholder value: pasted, it would be published.
                 None => format!(
-                    "{{ kind = \"default\", field = {}, value = \"\" }}  # set value to the default the server applies",
+                    "{{ kind = \"other\", note = \"callers must now send {}\" }}\n# or, when the server fills it in: transition = {{ kind = \"default\", field = {}, value = <the default it applies> }}",
+                    field.replace('"', "'"),
                     toml_string(&field)
                 ),
             }
         }
         _ => "{ kind = \"other\" }".into(),
     }
+}
+
+/// `change` (a required field added) names the new side of a rename: a
+/// sibling property was removed and this one is the only one added beside it.
+fn renamed_to(change: &Change, all: &[Change]) -> bool {
+    let Some(parent) = change.pointer.strip_suffix("/required") else {
+        return false;
+    };
+    all.iter().any(|c| {
+        c.rule == "input.property-removed"
+            && c.tool == change.tool
+            && c.pointer.rsplit_once("/properties/").map(|p| p.0) == Some(parent)
+            && renamed_field(c, all).as_deref() == change.subject.as_deref()
+    })
 }
 
 /// The added sibling field when exactly one appeared beside the removed one.

@@ -44,6 +44,9 @@ pub fn render_human(history: &History, record: &MigrationRecord, tool: Option<&s
             let what = match &e.kind {
                 EventKind::Introduced => ("introduced", String::new()),
                 EventKind::Removed => ("removed", String::new()),
+                EventKind::Changed { summary, rules } if rules.is_empty() => {
+                    ("changed", format!("  [{}]", summary_text(summary)))
+                }
                 EventKind::Changed { summary, rules } => (
                     "changed",
                     format!("  [{}: {}]", summary_text(summary), rules.join(", ")),

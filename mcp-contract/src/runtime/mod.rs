@@ -30,6 +30,7 @@ pub mod normalize;
 pub mod plan;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
+#[cfg(feature = "gate")]
 pub mod served;
 pub mod stale;
 pub mod telemetry;

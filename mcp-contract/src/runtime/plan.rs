@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+#[cfg(feature = "gate")]
 use crate::migrations::{MigrationRecord, RenameTarget, Selector, Transition};
+#[cfg(feature = "gate")]
 use crate::model::Surface;
 
 /// The plan for a whole server.
@@ -140,6 +142,7 @@ pub fn revision_of(lockfile_text: &str) -> String {
     out
 }
 
+#[cfg(feature = "gate")] // deriving a plan from the record: the build step and the check
 /// The input field an entry is about: its subject, else the property its
 /// pointer names (`/inputSchema/properties/<name>[/...]`).
 pub fn entry_field(selector: &Selector) -> Option<String> {
@@ -152,6 +155,7 @@ pub fn entry_field(selector: &Selector) -> Option<String> {
     from_pointer.or(subject)
 }
 
+#[cfg(feature = "gate")] // deriving a plan from the record: the build step and the check
 /// The plan for `surface` (the published surface: renames already applied
 /// to the schemas) under `record`. Problems name the record line: a rename
 /// whose new name is not a field, a default for a field that does not
@@ -390,6 +394,7 @@ pub fn derive(
 
 /// Whether a published schema requires one of `from` / `to` (the `anyOf`
 /// of the two `required` sets the build step writes for a required field).
+#[cfg(feature = "gate")] // deriving a plan from the record: the build step and the check
 fn alias_required(schema: &Value, from: &str, to: &str) -> bool {
     let pair = |v: &Value| {
         v.get("anyOf").and_then(Value::as_array).is_some_and(|a| {

@@ -5,6 +5,7 @@
 
 pub mod equiv;
 pub mod numeric;
+#[cfg(feature = "gate")] // `pattern` inclusion: the engine only
 pub mod pattern;
 pub mod refs;
 pub mod shape;

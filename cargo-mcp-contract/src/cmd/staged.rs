@@ -1,0 +1,108 @@
+//! `check --staged` (what the pre-commit hook runs): the gate and the
+//! build-step freshness check on what the commit contains, read from a copy
+//! of the index ([`mcp_contract::git::staged`]), never from the working tree.
+
+use std::path::{Path, PathBuf};
+
+use mcp_contract::check::packages::{self, PackageLockfile};
+use mcp_contract::git::staged::{export, StagedTree};
+use mcp_contract::git::Repo;
+use mcp_contract::lockfile;
+
+use super::check::Selection;
+use crate::output;
+
+/// The staged tree of the repository around the current directory.
+pub struct Staged {
+    pub repo: Repo,
+    pub tree: StagedTree,
+}
+
+pub fn export_here() -> Result<Staged, u8> {
+    let repo = Repo::discover(Path::new(".")).map_err(|e| output::input_error(&e))?;
+    let tree = export(&repo).map_err(|e| output::input_error(&e))?;
+    Ok(Staged { repo, tree })
+}
+
+/// Does the commit change anything a lockfile depends on: Rust sources (of
+/// any crate: a tool's types may live in another one), manifests,
+/// `Cargo.lock`, or a `contracts/` file?
+pub fn touches_contracts(st: &Staged) -> bool {
+    st.tree.changed.iter().any(|p| {
+        p.ends_with(".rs")
+            || p.ends_with("Cargo.toml")
+            || p.ends_with("Cargo.lock")
+            || p.starts_with("contracts/")
+            || p.contains("/contracts/")
+    })
+}
+
+/// `-p PKG` or `--lockfile PATH` as given; otherwise every package of the
+/// workspace with a lockfile (a change in one crate can move another's
+/// contract), or the default lockfile outside a cargo project.
+pub fn select(package: &Option<String>, lockfile_arg: Option<&Path>) -> Result<Selection, u8> {
+    if let Some(path) = lockfile_arg {
+        return Ok(Selection::Lockfile(path.to_path_buf()));
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let in_cargo_project = cwd.ancestors().any(|d| d.join("Cargo.toml").is_file());
+    if !in_cargo_project {
+        return Ok(Selection::Lockfile(PathBuf::from(lockfile::DEFAULT_PATH)));
+    }
+    match packages::find(None, package.as_deref()) {
+        Ok(found) => Ok(Selection::Packages(found)),
+        Err(e) => Err(output::input_error(&e)),
+    }
+}
+
+impl Staged {
+    /// `path` (in the working tree) at the same place in the staged copy.
+    pub fn in_tree(&self, path: &Path) -> PathBuf {
+        let abs = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            std::env::current_dir()
+                .map(|d| d.join(path))
+                .unwrap_or_else(|_| path.to_path_buf())
+        };
+        match self.repo.relative(&abs) {
+            Ok(rel) => self.tree.dir.join(rel),
+            Err(_) => path.to_path_buf(),
+        }
+    }
+
+    /// The build step's freshness check on the staged sources and record.
+    /// Messages name the repository's paths, not the scratch copy's.
+    pub fn verify_fresh(&self, p: &PackageLockfile) -> Result<(), String> {
+        let dir = self.in_tree(&p.dir);
+        self.bring_cargo_lock(&dir);
+        let lock = self.in_tree(&p.lockfile);
+        mcp_contract_build::verify_fresh(&dir, &p.name, &lock).map_err(|e| {
+            let scratch = format!("{}/", self.tree.dir.display());
+            let root = format!("{}/", self.repo.root.display());
+            e.to_string().replace(&scratch, &root)
+                + "\n  note: checked against the staged content (`git add` what the fix changes)"
+        })
+    }
+
+    /// An untracked `Cargo.lock` (a library's, often) is what a build would
+    /// use: copy it into the staged tree where the tree has none, so the
+    /// dependencies resolve as they do in a build.
+    fn bring_cargo_lock(&self, dir_in_tree: &Path) {
+        for d in dir_in_tree.ancestors() {
+            if !d.starts_with(&self.tree.dir) {
+                break;
+            }
+            let in_tree = d.join("Cargo.lock");
+            if in_tree.exists() {
+                return;
+            }
+            let rel = d.strip_prefix(&self.tree.dir).unwrap_or(Path::new(""));
+            let working = self.repo.root.join(rel).join("Cargo.lock");
+            if working.is_file() {
+                let _ = std::fs::copy(&working, &in_tree);
+                return;
+            }
+        }
+    }
+}
