@@ -33,6 +33,8 @@ pub struct Builder {
     package: Option<String>,
     mode: Option<Mode>,
     quiet: bool,
+    /// `(tool, published key, JSON text)` given with [`Builder::tool_field`].
+    tool_fields: Vec<(String, String, String)>,
 }
 
 /// The result of a successful [`Builder::generate`].
@@ -46,6 +48,10 @@ pub struct Snapshot {
     pub mode: Mode,
     /// Every source file read (absolute paths).
     pub sources: Vec<PathBuf>,
+    /// Every rmcp `#[tool]` found (see [`crate::rmcp`]).
+    pub rmcp_tools: Vec<crate::rmcp::FoundRmcpTool>,
+    /// The tools as rmcp derives them, before the record's transitions.
+    pub derived: Surface,
 }
 
 impl Builder {
@@ -98,6 +104,23 @@ impl Builder {
         self
     }
 
+    /// Gives one published field of an rmcp `#[tool]` verbatim, as JSON text
+    /// (`key`: `description`, `title`, `inputSchema`, `outputSchema`,
+    /// `annotations`, `icons`, `_meta`): the escape hatch for a value the
+    /// build step cannot read from source (a function call in
+    /// `input_schema = ...`, computed icons). The value is locked and
+    /// published as given; repeatable.
+    pub fn tool_field(
+        mut self,
+        tool: impl Into<String>,
+        key: impl Into<String>,
+        json: impl Into<String>,
+    ) -> Self {
+        self.tool_fields
+            .push((tool.into(), key.into(), json.into()));
+        self
+    }
+
     /// Prints no `cargo:` directives (for use outside build scripts).
     pub fn quiet(mut self) -> Self {
         self.quiet = true;
@@ -142,6 +165,8 @@ impl Builder {
         let mut seen = BTreeMap::new();
         let mut sources: Vec<PathBuf> = Vec::new();
         let mut found_tools = Vec::new();
+        let mut rmcp_tools = Vec::new();
+        let fields = self.parsed_tool_fields()?;
         for root in &roots {
             let files = module_files(&manifest_dir, root)?;
             for (path, _, _) in &files {
@@ -151,10 +176,22 @@ impl Builder {
                 }
             }
             let tools = find_tools(&files)?;
+            let rmcp_found = crate::rmcp::find_rmcp_tools(&files)?;
             let index = TypeIndex::new(files);
             add_tools(&mut surface, &mut seen, &index, &tools)?;
+            crate::rmcp::add_rmcp_tools(
+                &mut surface,
+                &mut seen,
+                &index,
+                &manifest_dir,
+                &rmcp_found,
+                &fields,
+            )?;
             found_tools.extend(tools);
+            rmcp_tools.extend(rmcp_found);
         }
+        crate::rmcp::check_tool_fields(&fields, &surface)?;
+        let derived = surface.clone();
         // The migration record's transitions shape what is published and locked.
         let record_path = mcp_contract::migrations::path_for(&lock_path);
         let record = compat::read_record(&record_path)?;
@@ -178,6 +215,12 @@ impl Builder {
         if let Some(out_dir) = &out_dir {
             outputs::write_entries(&rendered, out_dir)?;
             compat::write_plan(&plan, out_dir)?;
+            crate::rmcp::write_manifest(out_dir, &derived, &surface, &rmcp_tools)?;
+        }
+        if !self.quiet {
+            if let Some(warning) = crate::rmcp::unapplied_transitions_warning(&record, &sources) {
+                println!("cargo:warning={warning}");
+            }
         }
         let outcome = outputs::sync_lockfile(&rendered, &lock_path, &shown, &decision, &package)?;
         if let LockOutcome::Written(_) = outcome {
@@ -203,7 +246,34 @@ impl Builder {
             outcome,
             mode: decision.mode,
             sources,
+            rmcp_tools,
+            derived,
         })
+    }
+
+    fn parsed_tool_fields(&self) -> Result<crate::rmcp::ToolFields, Error> {
+        let mut out = crate::rmcp::ToolFields::new();
+        for (tool, key, text) in &self.tool_fields {
+            if !crate::rmcp::surface::TOOL_FIELD_KEYS.contains(&key.as_str()) {
+                return Err(Error::Setup {
+                    message: format!(
+                        "build.rs: tool_field(\"{tool}\", \"{key}\", ...): unknown key `{key}`"
+                    ),
+                    help: format!(
+                        "use one of: {}",
+                        crate::rmcp::surface::TOOL_FIELD_KEYS.join(", ")
+                    ),
+                });
+            }
+            let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::Setup {
+                message: format!("build.rs: tool_field(\"{tool}\", \"{key}\", ...): not JSON: {e}"),
+                help: "give the value as JSON text, e.g. r#\"{\"type\": \"object\"}\"# or r#\"\"A description.\"\"#".into(),
+            })?;
+            out.entry(tool.clone())
+                .or_default()
+                .insert(key.clone(), value);
+        }
+        Ok(out)
     }
 
     fn resolve_manifest_dir(&self) -> Result<PathBuf, Error> {

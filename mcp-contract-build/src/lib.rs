@@ -20,6 +20,7 @@ pub mod discover;
 pub mod error;
 pub mod mode;
 pub mod outputs;
+pub mod rmcp;
 pub mod surface;
 
 pub use builder::{Builder, Snapshot};
