@@ -26,6 +26,10 @@ pub mod lockfile;
 pub mod migrations;
 pub mod model;
 pub mod report;
+/// rmcp servers written with rmcp's own macros: the `Contracted` wrapper,
+/// `assert_locked`, and the `rmcp!()` contract (feature `rmcp`).
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 pub mod rules;
 pub mod runtime;
 pub mod schema;

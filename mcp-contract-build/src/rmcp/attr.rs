@@ -87,29 +87,30 @@ fn annotations(metas: Punctuated<Meta, Token![,]>) -> syn::Result<Map<String, Va
             .get_ident()
             .map(|i| i.to_string())
             .unwrap_or_default();
-        let published =
-            match key.as_str() {
-                "title" => {
-                    let Meta::NameValue(nv) = &meta else {
-                        return Err(syn::Error::new_spanned(&meta, "`title = \"...\"` expected"));
-                    };
-                    out.insert(
-                        "title".into(),
-                        Value::String(string_lit(&nv.value, "title")?),
-                    );
-                    continue;
-                }
-                "read_only_hint" => "readOnlyHint",
-                "destructive_hint" => "destructiveHint",
-                "idempotent_hint" => "idempotentHint",
-                "open_world_hint" => "openWorldHint",
-                _ => return Err(syn::Error::new_spanned(
+        let published = match key.as_str() {
+            "title" => {
+                let Meta::NameValue(nv) = &meta else {
+                    return Err(syn::Error::new_spanned(&meta, "`title = \"...\"` expected"));
+                };
+                out.insert(
+                    "title".into(),
+                    Value::String(string_lit(&nv.value, "title")?),
+                );
+                continue;
+            }
+            "read_only_hint" => "readOnlyHint",
+            "destructive_hint" => "destructiveHint",
+            "idempotent_hint" => "idempotentHint",
+            "open_world_hint" => "openWorldHint",
+            _ => {
+                return Err(syn::Error::new_spanned(
                     meta.path(),
                     format!(
                         "unknown `{key}` in `annotations(...)`; expected one of: {ANNOTATION_KEYS}"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         // darling's `bool`: a bare word is `true`.
         let value = match &meta {
             Meta::Path(_) => true,

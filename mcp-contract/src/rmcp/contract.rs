@@ -1,0 +1,154 @@
+//! [`Contract`]: the build step's output for one package, read once at
+//! start-up, and the one decision the wrapper makes per tool: does what rmcp
+//! serves for it equal what the build step derived (then the locked
+//! definition, transitions applied, is published), or not (then the served
+//! tool is kept and the difference reported: publishing a schema the
+//! handler does not accept would be worse than publishing an unlocked one).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::json_diff::{first_differences, Difference};
+use crate::canonical::canonicalize;
+use crate::error::InputError;
+use crate::runtime::Compat;
+
+/// How many differences a report names per tool.
+const MAX_DIFFERENCES: usize = 8;
+
+/// What the build step locked for this package (see [`crate::rmcp!`]).
+#[derive(Debug, Clone)]
+pub struct Contract {
+    /// As published: transitions applied.
+    published: BTreeMap<String, ::rmcp::model::Tool>,
+    /// As rmcp derives it (canonical published form, before transitions).
+    derived: BTreeMap<String, Value>,
+    features: BTreeMap<String, Vec<String>>,
+    compat: Compat,
+}
+
+/// How a tool the server serves relates to the contract.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Published {
+    /// Served exactly as derived at build time: the locked definition is published.
+    Locked,
+    /// Not in the lockfile (added by hand, at run time, or after the last build).
+    Unlocked,
+    /// In the lockfile, but served differently (a rewritten schema, a
+    /// description set at run time, a stale build): served as is.
+    Differs(Vec<Difference>),
+}
+
+impl Contract {
+    /// Reads the manifest (`OUT_DIR/mcp-contract-rmcp.json`) and the
+    /// compatibility plan (`OUT_DIR/mcp-contract-compat/plan.json`).
+    pub fn from_build(manifest: &str, plan: &str) -> Result<Contract, InputError> {
+        const FILE: &str = "OUT_DIR/mcp-contract-rmcp.json";
+        let value: Value = serde_json::from_str(manifest)
+            .map_err(|e| InputError::new(FILE, format!("not JSON: {e}")))?;
+        let section = |key: &str| -> Result<serde_json::Map<String, Value>, InputError> {
+            match value.get(key) {
+                Some(Value::Object(m)) => Ok(m.clone()),
+                _ => Err(InputError::new(FILE, format!("no `{key}` object"))
+                    .fix("rebuild: the build step writes this file (mcp_contract_build::snapshot() in build.rs)")),
+            }
+        };
+        let mut published = BTreeMap::new();
+        for (name, entry) in section("published")? {
+            let tool: ::rmcp::model::Tool = serde_json::from_value(entry)
+                .map_err(|e| InputError::new(FILE, format!("tool `{name}`: {e}")))?;
+            published.insert(name, tool);
+        }
+        let derived = section("derived")?.into_iter().collect();
+        let mut features = BTreeMap::new();
+        for (name, list) in section("features")? {
+            let list: Vec<String> = serde_json::from_value(list)
+                .map_err(|e| InputError::new(FILE, format!("features of `{name}`: {e}")))?;
+            features.insert(name, list);
+        }
+        Ok(Contract {
+            published,
+            derived,
+            features,
+            compat: Compat::from_json(plan)?,
+        })
+    }
+
+    /// The compatibility layer run before every call.
+    pub fn compat(&self) -> &Compat {
+        &self.compat
+    }
+
+    /// Replaces the compatibility layer (e.g. one with a deprecation hook:
+    /// `contract.compat().clone().with_hook(...)`).
+    pub fn with_compat(mut self, compat: Compat) -> Self {
+        self.compat = compat;
+        self
+    }
+
+    /// The locked definition of `name`, as published.
+    pub fn locked(&self, name: &str) -> Option<&::rmcp::model::Tool> {
+        self.published.get(name)
+    }
+
+    /// Every locked tool name.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.published.keys().map(String::as_str)
+    }
+
+    /// The cargo features the tool's router is gated on (empty: always compiled).
+    pub fn features_of(&self, name: &str) -> &[String] {
+        self.features.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Compares what rmcp serves for a tool with what the build step derived.
+    pub fn check(&self, served: &::rmcp::model::Tool) -> Published {
+        let Some(derived) = self.derived.get(served.name.as_ref()) else {
+            return Published::Unlocked;
+        };
+        let served = published_form(served);
+        if &served == derived {
+            Published::Locked
+        } else {
+            Published::Differs(first_differences(derived, &served, MAX_DIFFERENCES))
+        }
+    }
+
+    /// The tool to publish for `served`, with the verdict: the locked
+    /// definition when it is [`Published::Locked`], else `served` unchanged.
+    pub fn publish(&self, served: ::rmcp::model::Tool) -> (::rmcp::model::Tool, Published) {
+        let verdict = self.check(&served);
+        match (&verdict, self.published.get(served.name.as_ref())) {
+            (Published::Locked, Some(locked)) => (locked.clone(), verdict),
+            _ => (served, verdict),
+        }
+    }
+}
+
+/// An rmcp tool in the lockfile's published form (the same model and
+/// canonicalization the build step used).
+fn published_form(tool: &::rmcp::model::Tool) -> Value {
+    let value = serde_json::to_value(tool).unwrap_or(Value::Null);
+    match crate::load::tool_from_value(&value, "<served tool>", "") {
+        Ok(t) => canonicalize(&t.to_published()),
+        Err(_) => canonicalize(&value),
+    }
+}
+
+/// A one-line report for a tool that is not published as locked.
+pub(crate) fn report(name: &str, verdict: &Published) -> Option<String> {
+    match verdict {
+        Published::Locked => None,
+        Published::Unlocked => Some(format!(
+            "mcp-contract: tool `{name}` is served but not in the lockfile: it is published unlocked (rebuild to lock it, or check the server's hand-written list_tools)"
+        )),
+        Published::Differs(diffs) => {
+            let list: Vec<String> = diffs.iter().map(|d| d.to_string()).collect();
+            Some(format!(
+                "mcp-contract: tool `{name}` is served differently from the lockfile, so it is published as served and its transitions are not advertised: {}",
+                list.join("; ")
+            ))
+        }
+    }
+}
