@@ -114,20 +114,37 @@ pub fn tool_for(
                 (None, None) => None,
             },
         };
+    let in_tool = |mut e: crate::derive::DeriveError| {
+        e.message.push_str(&format!(
+            " (tool `{}`, {}:{})",
+            found.name,
+            found.file.display(),
+            found.line
+        ));
+        Error::Derive(e)
+    };
     tool.input_schema = match given.get("inputSchema") {
         Some(v) => v.clone(),
         None => match &found.input {
-            InputSource::Parameters(t) => input_schema_for(index, t, &found.module)?,
+            InputSource::Parameters(t) => {
+                input_schema_for(index, t, &found.module).map_err(in_tool)?
+            }
             InputSource::Empty => empty_input_schema(),
             InputSource::Override(e) => schema_expr(index, found, e)
-                .ok_or_else(|| unevaluable("`input_schema`", "inputSchema", expr_text(e)))??,
+                .ok_or_else(|| unevaluable("`input_schema`", "inputSchema", expr_text(e)))?
+                .map_err(|e| match e {
+                    Error::Derive(d) => in_tool(d),
+                    other => other,
+                })?,
         },
     };
     tool.output_schema = match given.get("outputSchema") {
         Some(v) => Some(v.clone()),
         None => match &found.output {
             OutputSource::None => None,
-            OutputSource::Json(t) => Some(output_schema_for(index, t, &found.module)?),
+            OutputSource::Json(t) => {
+                Some(output_schema_for(index, t, &found.module).map_err(in_tool)?)
+            }
             OutputSource::Override(e) => {
                 Some(schema_expr(index, found, e).ok_or_else(|| {
                     unevaluable("`output_schema`", "outputSchema", expr_text(e))
