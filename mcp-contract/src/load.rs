@@ -1,7 +1,11 @@
 //! Reading a tool surface from whatever the user has at hand: a lockfile, a
-//! `tools/list` result (bare or inside a JSON-RPC response), an array of
-//! tools, or a single tool object. Every failure is an [`InputError`] naming
-//! the file and the place in it.
+//! `tools/list` result (bare or inside a JSON-RPC response; beside `tools`
+//! it may carry `prompts`, `resources` and `resourceTemplates` arrays in
+//! their published form), an array of tools, or a single tool object. Every
+//! failure is an [`InputError`] naming the file and the place in it.
+//! Prompts, resources, templates and the server section: [`entries`].
+
+pub mod entries;
 
 use std::path::Path;
 
@@ -86,7 +90,7 @@ pub fn surface_from_owned(value: Value, file: &str) -> Result<Surface, InputErro
             })?;
             tools_from_list(result, file, "/result")
         }
-        v @ Value::Object(_) if v.get("tools").is_some() => tools_from_list(v, file, ""),
+        v @ Value::Object(_) if is_list_result(&v) => tools_from_list(v, file, ""),
         Value::Array(items) => tools_from_array(items, file, ""),
         v @ Value::Object(_) if v.get("name").is_some() => {
             let mut s = Surface::new();
@@ -102,14 +106,66 @@ pub fn surface_from_owned(value: Value, file: &str) -> Result<Surface, InputErro
     }
 }
 
+/// Does `v` carry at least one list result (`tools`, `prompts`, `resources`, `resourceTemplates`)?
+fn is_list_result(v: &Value) -> bool {
+    [
+        "tools",
+        "prompts",
+        "resources",
+        "resourceTemplates",
+        "server",
+    ]
+    .iter()
+    .any(|k| v.get(*k).is_some())
+}
+
 fn tools_from_list(value: Value, file: &str, at: &str) -> Result<Surface, InputError> {
-    match value {
-        Value::Object(mut m) => match m.remove("tools") {
-            Some(Value::Array(items)) => tools_from_array(items, file, &format!("{at}/tools")),
-            _ => Err(not_a_tools_array(file, at)),
-        },
-        _ => Err(not_a_tools_array(file, at)),
+    let Value::Object(mut m) = value else {
+        return Err(not_a_tools_array(file, at));
+    };
+    let mut surface = match m.remove("tools") {
+        Some(Value::Array(items)) => tools_from_array(items, file, &format!("{at}/tools"))?,
+        None if ["prompts", "resources", "resourceTemplates", "server"]
+            .iter()
+            .any(|k| m.contains_key(*k)) =>
+        {
+            Surface::new()
+        }
+        _ => return Err(not_a_tools_array(file, at)),
+    };
+    for kind in [
+        entries::ListKind::Prompts,
+        entries::ListKind::Resources,
+        entries::ListKind::ResourceTemplates,
+    ] {
+        let ptr = format!("{at}/{}", kind.key());
+        match m.remove(kind.key()) {
+            None => {}
+            Some(Value::Array(items)) => {
+                entries::add_published(&mut surface, kind, items, file, &ptr)?
+            }
+            Some(_) => {
+                return Err(InputError::new(
+                    file,
+                    format!("expected `{}` to be an array", kind.key()),
+                )
+                .at(ptr)
+                .fix(format!("capture the result of a {} request", kind.method())))
+            }
+        }
     }
+    match m.remove("server") {
+        None => {}
+        Some(Value::Object(s)) => {
+            surface.server = Some(entries::server_from_map(s, file, &format!("{at}/server"))?)
+        }
+        Some(_) => {
+            return Err(InputError::new(file, "expected `server` to be an object")
+                .at(format!("{at}/server"))
+                .fix("give the initialize result (protocolVersion, capabilities, instructions)"))
+        }
+    }
+    Ok(surface)
 }
 
 fn not_a_tools_array(file: &str, at: &str) -> InputError {

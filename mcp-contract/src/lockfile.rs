@@ -2,6 +2,13 @@
 //! surface. Rendering is deterministic (see [`crate::canonical`]); reading
 //! rejects unknown versions, merge-conflict markers, duplicate tools and
 //! hand edits that no longer match their digest.
+//!
+//! Beside `tools`, the same version-1 format carries the optional sections
+//! `prompts` (keyed by name), `resources` (keyed by uri), `resourceTemplates`
+//! (keyed by uriTemplate) and `server`, each entry with its own digest. A
+//! section is written only when it has content, so a tools-only lockfile is
+//! byte for byte what it always was, and an older reader's lockfile reads
+//! the same.
 
 use std::path::Path;
 
@@ -10,6 +17,7 @@ use serde_json::{Map, Value};
 use crate::canonical;
 use crate::error::InputError;
 use crate::load;
+use crate::load::entries;
 use crate::model::{digest_of_entry, Surface};
 
 /// The lockfile format this crate reads and writes.
@@ -43,7 +51,41 @@ pub fn to_value(surface: &Surface) -> Value {
     root.insert("@generated".into(), Value::String(GENERATED_NOTE.into()));
     root.insert("lockfile_version".into(), Value::from(LOCKFILE_VERSION));
     root.insert("tools".into(), Value::Object(tools));
+    let section = |entries: Vec<(&String, Value)>| -> Value {
+        Value::Object(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k.clone(), with_digest(v)))
+                .collect(),
+        )
+    };
+    if !surface.prompts.is_empty() {
+        let e = surface.prompts.iter().map(|(k, p)| (k, p.to_entry()));
+        root.insert("prompts".into(), section(e.collect()));
+    }
+    if !surface.resources.is_empty() {
+        let e = surface.resources.iter().map(|(k, r)| (k, r.to_entry()));
+        root.insert("resources".into(), section(e.collect()));
+    }
+    if !surface.resource_templates.is_empty() {
+        let e = surface
+            .resource_templates
+            .iter()
+            .map(|(k, t)| (k, t.to_entry()));
+        root.insert("resourceTemplates".into(), section(e.collect()));
+    }
+    if let Some(server) = &surface.server {
+        root.insert("server".into(), with_digest(server.to_entry()));
+    }
     Value::Object(root)
+}
+
+fn with_digest(mut entry: Value) -> Value {
+    if let Value::Object(m) = &mut entry {
+        let digest = digest_of_entry(m);
+        m.insert("digest".into(), Value::String(digest));
+    }
+    entry
 }
 
 /// Reads a lockfile from disk.
@@ -90,14 +132,15 @@ pub fn from_owned(value: Value, file: &str) -> Result<Surface, InputError> {
         .at("/lockfile_version")
         .fix("use the mcp-contract release that wrote this file, or regenerate it with this one"));
     }
-    let tools = match value {
-        Value::Object(mut root) => match root.remove("tools") {
-            Some(Value::Object(t)) => t,
-            _ => return Err(tools_not_an_object(file)),
-        },
+    let Value::Object(mut root) = value else {
+        return Err(tools_not_an_object(file));
+    };
+    let tools = match root.remove("tools") {
+        Some(Value::Object(t)) => t,
         _ => return Err(tools_not_an_object(file)),
     };
     let mut surface = Surface::new();
+    read_sections(&mut surface, &mut root, file)?;
     for (name, entry) in tools {
         let at = format!("/tools/{}", escape_pointer(&name));
         let Value::Object(m) = entry else {
@@ -131,6 +174,116 @@ pub fn from_owned(value: Value, file: &str) -> Result<Surface, InputError> {
         surface.insert(tool);
     }
     Ok(surface)
+}
+
+/// Reads the optional `prompts`, `resources`, `resourceTemplates` and
+/// `server` sections, checking each entry's digest. Any other top-level key
+/// is an error: a lockfile written by a newer release is not half-read.
+fn read_sections(
+    surface: &mut Surface,
+    root: &mut Map<String, Value>,
+    file: &str,
+) -> Result<(), InputError> {
+    for (key, noun) in [
+        ("prompts", "prompt"),
+        ("resources", "resource"),
+        ("resourceTemplates", "resource template"),
+    ] {
+        let Some(section) = root.remove(key) else {
+            continue;
+        };
+        let Value::Object(section) = section else {
+            return Err(InputError::new(
+                file,
+                format!("`{key}` must be an object keyed by {noun}"),
+            )
+            .at(format!("/{key}"))
+            .fix("regenerate the lockfile"));
+        };
+        for (id, entry) in section {
+            let at = format!("/{key}/{}", escape_pointer(&id));
+            let Value::Object(m) = entry else {
+                return Err(InputError::new(
+                    file,
+                    format!("entry for {noun} `{id}` must be an object"),
+                )
+                .at(&at)
+                .fix("regenerate the lockfile"));
+            };
+            let recorded = recorded_digest(&m);
+            let digest = match key {
+                "prompts" => {
+                    let p = entries::prompt_from_map(id.clone(), m, file, &at)?;
+                    let d = p.digest();
+                    surface.insert_prompt(p);
+                    d
+                }
+                "resources" => {
+                    let r = entries::resource_from_map(id.clone(), m, file, &at)?;
+                    let d = r.digest();
+                    surface.insert_resource(r);
+                    d
+                }
+                _ => {
+                    let t = entries::template_from_map(id.clone(), m, file, &at)?;
+                    let d = t.digest();
+                    surface.insert_template(t);
+                    d
+                }
+            };
+            check_digest(recorded, &digest, &format!("{noun} `{id}`"), file, &at)?;
+        }
+    }
+    if let Some(server) = root.remove("server") {
+        let Value::Object(m) = server else {
+            return Err(InputError::new(file, "`server` must be an object")
+                .at("/server")
+                .fix("regenerate the lockfile"));
+        };
+        let recorded = recorded_digest(&m);
+        let info = entries::server_from_map(m, file, "/server")?;
+        check_digest(
+            recorded,
+            &info.digest(),
+            "the server section",
+            file,
+            "/server",
+        )?;
+        surface.server = Some(info);
+    }
+    root.remove("@generated");
+    root.remove("lockfile_version");
+    if let Some(key) = root.keys().next() {
+        return Err(InputError::new(file, format!("unknown top-level key `{key}` in the lockfile"))
+            .at(format!("/{}", escape_pointer(key)))
+            .fix("allowed keys: @generated, lockfile_version, tools, prompts, resources, resourceTemplates, server; regenerate the lockfile with this release"));
+    }
+    Ok(())
+}
+
+fn recorded_digest(m: &Map<String, Value>) -> Option<String> {
+    match m.get("digest") {
+        Some(Value::String(d)) => Some(d.clone()),
+        _ => None,
+    }
+}
+
+fn check_digest(
+    recorded: Option<String>,
+    actual: &str,
+    what: &str,
+    file: &str,
+    at: &str,
+) -> Result<(), InputError> {
+    match recorded {
+        Some(d) if d != actual => Err(InputError::new(
+            file,
+            format!("digest of {what} does not match its content (hand-edited or badly merged)"),
+        )
+        .at(format!("{at}/digest"))
+        .fix("regenerate the lockfile with `cargo build` or `cargo mcp-contract snapshot` instead of editing it")),
+        _ => Ok(()),
+    }
 }
 
 fn tools_not_an_object(file: &str) -> InputError {
@@ -225,5 +378,93 @@ mod tests {
             .unwrap_err()
             .message
             .contains("digest"));
+    }
+
+    fn full() -> Surface {
+        let text = r#"{
+          "tools": [{"name": "search", "inputSchema": {"type": "object"}}],
+          "prompts": [{"name": "greet", "title": "Greet", "arguments": [
+              {"name": "style"}, {"name": "who", "required": true, "description": "name"}],
+              "icons": [{"src": "https://x/icon.png"}]}],
+          "resources": [{"uri": "file:///a b/c", "name": "c", "mimeType": "text/plain",
+              "size": 12, "annotations": {"audience": ["user"], "priority": 0.5, "lastModified": "2025-01-01T00:00:00Z"}}],
+          "resourceTemplates": [{"uriTemplate": "test://{id}{?q}", "name": "t", "mimeType": "application/json"}]
+        }"#;
+        let mut s = crate::load::parse_surface(text.as_bytes(), "x.json").unwrap();
+        let init = serde_json::json!({"protocolVersion": "2025-11-25",
+            "capabilities": {"resources": {"subscribe": true}, "logging": {}},
+            "serverInfo": {"name": "x", "version": "1.2.3"}, "instructions": "Use search first."});
+        let serde_json::Value::Object(m) = init else {
+            unreachable!()
+        };
+        s.server = Some(entries::server_from_map(m, "x.json", "").unwrap());
+        s
+    }
+
+    #[test]
+    fn tools_only_lockfile_has_no_new_sections() {
+        let text = render(&sample());
+        for key in ["prompts", "resources", "resourceTemplates", "server"] {
+            assert!(!text.contains(&format!("\"{key}\"")), "{text}");
+        }
+        assert!(parse(text.as_bytes(), "x.lock").unwrap().is_tools_only());
+    }
+
+    #[test]
+    fn whole_surface_round_trips_without_volatile_fields() {
+        let s = full();
+        let text = render(&s);
+        let back = parse(text.as_bytes(), "x.lock").unwrap();
+        assert_eq!(back, s);
+        assert_eq!(render(&back), text);
+        assert!(
+            !text.contains("size") && !text.contains("lastModified") && !text.contains("1.2.3"),
+            "{text}"
+        );
+        assert_eq!(back.prompts["greet"].arguments[1].name, "who");
+        assert!(back.prompts["greet"].arguments[1].required);
+        assert_eq!(
+            back.resource_templates["test://{id}{?q}"].variables(),
+            ["id", "q"]
+        );
+        let server = back.server.as_ref().unwrap();
+        assert!(server.has_capability(&["resources", "subscribe"]));
+        assert!(server.has_capability(&["logging"]));
+        assert!(!server.has_capability(&["resources", "listChanged"]));
+        assert!(!server.has_capability(&["prompts"]));
+    }
+
+    #[test]
+    fn entries_of_every_section_are_digest_checked() {
+        let text = render(&full());
+        for (from, to, at) in [
+            (
+                "\"title\": \"Greet\"",
+                "\"title\": \"Hi\"",
+                "/prompts/greet/digest",
+            ),
+            (
+                "\"mimeType\": \"text/plain\"",
+                "\"mimeType\": \"text/html\"",
+                "/resources/file:~1~1~1a b~1c/digest",
+            ),
+            ("Use search first.", "Use nothing.", "/server/digest"),
+        ] {
+            let edited = text.replace(from, to);
+            assert_ne!(edited, text);
+            let err = parse(edited.as_bytes(), "x.lock").unwrap_err();
+            assert!(err.message.contains("digest"), "{err}");
+            assert_eq!(err.location.as_deref(), Some(at));
+        }
+    }
+
+    #[test]
+    fn unknown_top_level_key_is_an_error() {
+        let text = render(&sample()).replace("\"tools\":", "\"toolz\": {},\n  \"tools\":");
+        let err = parse(text.as_bytes(), "x.lock").unwrap_err();
+        assert!(
+            err.message.contains("unknown top-level key `toolz`"),
+            "{err}"
+        );
     }
 }

@@ -1,6 +1,18 @@
-//! The tool surface as the engine sees it: one [`Tool`] per published name,
+//! The surface as the engine sees it: one [`Tool`] per published name,
 //! with every field a client can read kept verbatim, including fields this
-//! crate does not model (`execution`, `icons`, `x-*` keys) in [`Tool::extra`].
+//! crate does not model (`execution`, `icons`, `x-*` keys) in [`Tool::extra`];
+//! beside the tools, the [`Prompt`]s, [`Resource`]s and [`ResourceTemplate`]s
+//! a client also depends on, and the [`ServerInfo`] (protocol revision,
+//! capabilities, instructions). Every entry renders to one canonical JSON
+//! object with its own digest ([`digest_of_value`]).
+
+mod prompt;
+mod resource;
+mod server;
+
+pub use prompt::{Prompt, PromptArgument};
+pub use resource::{template_variables, Resource, ResourceTemplate, VOLATILE_KEYS};
+pub use server::ServerInfo;
 
 use std::collections::BTreeMap;
 
@@ -89,10 +101,21 @@ impl Tool {
 
     /// `sha256:<hex>` of the canonical entry: changes exactly when the contract does.
     pub fn digest(&self) -> String {
-        match self.to_entry() {
-            Value::Object(m) => digest_of_entry(&m),
-            other => digest_of_entry(&Map::from_iter([("".to_string(), other)])),
-        }
+        digest_of_value(&self.to_entry())
+    }
+}
+
+/// The canonical form of an entry map (shared by every entry kind).
+pub(crate) fn entry_value(m: Map<String, Value>) -> Value {
+    canonical::canonicalize(&Value::Object(m))
+}
+
+/// `sha256:<hex>` of a canonical entry value (an object for every entry
+/// this crate renders).
+pub fn digest_of_value(entry: &Value) -> String {
+    match entry {
+        Value::Object(m) => digest_of_entry(m),
+        other => digest_of_entry(&Map::from_iter([("".to_string(), other.clone())])),
     }
 }
 
@@ -131,10 +154,18 @@ pub fn digest_of_entry(entry: &Map<String, Value>) -> String {
     hex
 }
 
-/// A whole tool surface, keyed (and so ordered) by tool name.
+/// A whole surface: tools keyed (and so ordered) by name, prompts by name,
+/// resources by `uri`, resource templates by `uriTemplate`, and the server
+/// section when it was captured (a lockfile written by the build step, or
+/// one older than the server section, has none). A surface with tools only
+/// renders to exactly the lockfile bytes it always did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Surface {
     pub tools: BTreeMap<String, Tool>,
+    pub prompts: BTreeMap<String, Prompt>,
+    pub resources: BTreeMap<String, Resource>,
+    pub resource_templates: BTreeMap<String, ResourceTemplate>,
+    pub server: Option<ServerInfo>,
 }
 
 impl Surface {
@@ -151,11 +182,37 @@ impl Surface {
         self.tools.get(name)
     }
 
+    /// The number of tools (prompts and resources are counted separately).
     pub fn len(&self) -> usize {
         self.tools.len()
     }
 
+    /// No tools (there may still be prompts, resources or a server section).
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
+    }
+
+    /// Only tools: no prompts, resources, templates or server section.
+    pub fn is_tools_only(&self) -> bool {
+        self.prompts.is_empty()
+            && self.resources.is_empty()
+            && self.resource_templates.is_empty()
+            && self.server.is_none()
+    }
+
+    /// Adds a prompt; returns the previous prompt of that name, if any.
+    pub fn insert_prompt(&mut self, prompt: Prompt) -> Option<Prompt> {
+        self.prompts.insert(prompt.name.clone(), prompt)
+    }
+
+    /// Adds a resource; returns the previous resource of that uri, if any.
+    pub fn insert_resource(&mut self, resource: Resource) -> Option<Resource> {
+        self.resources.insert(resource.uri.clone(), resource)
+    }
+
+    /// Adds a template; returns the previous template of that uriTemplate, if any.
+    pub fn insert_template(&mut self, template: ResourceTemplate) -> Option<ResourceTemplate> {
+        self.resource_templates
+            .insert(template.uri_template.clone(), template)
     }
 }

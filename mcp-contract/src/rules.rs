@@ -1,7 +1,8 @@
 //! Every compatibility rule, registered as data in one place.
 //!
 //! A rule has a stable id (namespaced by what it concerns: `tool.`,
-//! `input.`, `output.`, `annotations.`, `meta.`), a severity, a one-line
+//! `input.`, `output.`, `annotations.`, `meta.`, and beside tools `prompt.`,
+//! `resource.`, `template.`, `server.`), a severity, a one-line
 //! summary, an explanation of who breaks and why, an example and the usual
 //! fix. The engine refers to rules only by id through [`rule`], and a test
 //! fails if the engine emits an id that is not registered here or a
@@ -738,6 +739,223 @@ rules! {
         "{x-ui: a} -> {x-ui: b}",
         "nothing to do"
     }
+
+    // ---- prompts, resources, templates, server (issue 12) -------------------
+    // Judged from the client's side: a client calls `prompts/get` by name
+    // with an argument map, reads resources by uri, builds URIs from a
+    // template's variables, parses what it reads by mimeType, and relies on
+    // the capabilities the server declared. `{tool}` in a fix is the
+    // prompt's name, the resource's uri or the template.
+    "prompt.removed" Breaking {
+        "a prompt was removed",
+        "Clients and users that saved the prompt call prompts/get with its name; every such call now fails.",
+        "prompts: [summarize] -> prompts: []",
+        "keep serving `{tool}` until its users have migrated (acknowledge the removal in contracts/migrations.toml with `prompt = \"{tool}\"`)"
+    }
+    "prompt.added" Additive {
+        "a prompt was added",
+        "No client knows the name yet, so none can break.",
+        "prompts: [] -> prompts: [summarize]",
+        "nothing to do"
+    }
+    "prompt.argument-removed" Breaking {
+        "a prompt argument was removed",
+        "Clients that pass the argument now send one the prompt does not take: the server rejects it or silently drops what the user typed.",
+        "summarize(text, style) -> summarize(text)",
+        "keep accepting the argument in `{tool}` (ignore it if it no longer matters)"
+    }
+    "prompt.argument-required" Breaking {
+        "a prompt argument became required",
+        "Clients that omitted the optional argument now get an error from prompts/get.",
+        "style: {required: false} -> style: {required: true}",
+        "keep the argument optional in `{tool}` with a default, or publish a new prompt"
+    }
+    "prompt.required-argument-added" Breaking {
+        "a required argument was added to a prompt",
+        "Every existing call to prompts/get lacks it and now fails.",
+        "summarize(text) -> summarize(text, language*)",
+        "make the new argument of `{tool}` optional with a default"
+    }
+    "prompt.argument-added" Additive {
+        "an optional prompt argument was added",
+        "Existing calls stay valid; clients that re-list prompts can offer it.",
+        "summarize(text) -> summarize(text, style?)",
+        "nothing to do"
+    }
+    "prompt.argument-optional" Additive {
+        "a prompt argument is no longer required",
+        "Every call that was valid still is.",
+        "style: {required: true} -> style: {required: false}",
+        "nothing to do"
+    }
+    "prompt.title-changed" Behavioral {
+        "a prompt's title (or an argument's title) changed",
+        "People pick prompts and fill arguments by their titles; a new title can change what they choose or type.",
+        "title: \"Summarize\" -> title: \"Summarize (beta)\"",
+        "check the new title of `{tool}` still describes the same prompt"
+    }
+    "prompt.description-changed" Behavioral {
+        "a prompt's description (or an argument's description) changed",
+        "Users and models decide what to pass by the description; a changed one can change what they send.",
+        "text: {description: \"plain text\"} -> text: {description: \"markdown\"}",
+        "a change of meaning needs a new argument or prompt"
+    }
+    "prompt.metadata-changed" Behavioral {
+        "another field of a prompt or argument changed (icons, _meta, extensions)",
+        "Clients may display or act on these fields; the engine does not model them, so it reports every change.",
+        "icons: [a.png] -> icons: [b.png]",
+        "check which clients read the field"
+    }
+    "resource.removed" Breaking {
+        "a resource was removed",
+        "Clients that read or subscribed to the uri now get an error from resources/read.",
+        "resources: [file:///readme] -> resources: []",
+        "keep serving `{tool}` until its readers have migrated (acknowledge in contracts/migrations.toml with `resource = \"{tool}\"`)"
+    }
+    "resource.added" Additive {
+        "a resource was added",
+        "No client reads it yet.",
+        "resources: [] -> resources: [file:///readme]",
+        "nothing to do"
+    }
+    "resource.mime-type-changed" Breaking {
+        "a resource's or template's mimeType changed",
+        "Clients parse what they read by its type: JSON parsers receive text, image viewers receive markdown.",
+        "mimeType: application/json -> mimeType: text/plain",
+        "publish the new format under a new uri and keep `{tool}` as it was"
+    }
+    "resource.title-changed" Behavioral {
+        "a resource's or template's title or name changed",
+        "People and models choose resources by these labels; reads by uri keep working.",
+        "name: readme -> name: overview",
+        "check the new label of `{tool}` still describes the same resource"
+    }
+    "resource.description-changed" Behavioral {
+        "a resource's or template's description changed",
+        "Models decide what to read, and how to use it, by the description.",
+        "description: \"the API\" -> description: \"the v2 API\"",
+        "a change of meaning needs a new uri"
+    }
+    "resource.annotations-changed" Behavioral {
+        "a resource's or template's annotations changed (audience, priority)",
+        "`audience` decides whether a user or the model sees the content, `priority` which content a client includes first.",
+        "annotations: {audience: [user]} -> annotations: {audience: [assistant]}",
+        "check that clients of `{tool}` should now show it differently"
+    }
+    "resource.metadata-changed" Behavioral {
+        "another field of a resource or template changed (icons, _meta, extensions)",
+        "Clients may display or act on these fields; the engine does not model them, so it reports every change.",
+        "_meta: {a: 1} -> _meta: {a: 2}",
+        "check which clients read the field"
+    }
+    "template.removed" Breaking {
+        "a resource template was removed",
+        "Clients that build URIs from the template (and completions for its variables) lose it; reads of those URIs now fail.",
+        "resourceTemplates: [repo://{owner}/{name}] -> resourceTemplates: []",
+        "keep serving `{tool}` (acknowledge in contracts/migrations.toml with `resource = \"{tool}\"`)"
+    }
+    "template.added" Additive {
+        "a resource template was added",
+        "No client builds URIs from it yet.",
+        "resourceTemplates: [] -> resourceTemplates: [repo://{owner}/{name}]",
+        "nothing to do"
+    }
+    "template.variable-removed" Breaking {
+        "a variable of a resource template was removed or renamed",
+        "Clients fill the template by variable name: the old name no longer expands, so the URIs they build no longer resolve (templates are paired by their `name`).",
+        "repo://{owner}/{name} -> repo://{org}/{name}",
+        "keep the old template `{tool}` beside the new one"
+    }
+    "template.variable-added" Breaking {
+        "a path variable was added to a resource template",
+        "Clients that fill only the variables they knew expand the new one to nothing and build URIs that no longer resolve.",
+        "repo://{owner} -> repo://{owner}/{name}",
+        "add the variable as a query expansion ({?name}), or keep the old template `{tool}` beside the new one"
+    }
+    "template.query-variable-added" Additive {
+        "a query variable ({?x} or {&x}) was added to a resource template",
+        "An unfilled query variable expands to nothing, so the URIs old clients build stay valid.",
+        "search://{q} -> search://{q}{?page}",
+        "nothing to do"
+    }
+    "template.uri-changed" Breaking {
+        "a resource template's literal text changed (same name, same variables)",
+        "URIs clients build from the old template no longer match the new one.",
+        "repo://{owner}/{name} -> repos://{owner}/{name}",
+        "keep the old template `{tool}` beside the new one"
+    }
+    "server.capability-removed" Breaking {
+        "a server capability was removed (tools.listChanged, resources.subscribe, prompts, completions, logging, ...)",
+        "Clients that rely on the capability (subscriptions, change notifications, completion, log levels) now get errors or silently stale data.",
+        "capabilities: {resources: {subscribe: true}} -> capabilities: {resources: {}}",
+        "keep declaring (and serving) the capability"
+    }
+    "server.capability-added" Additive {
+        "a server capability was added",
+        "Clients that did not know it keep working; those that look for it can use it.",
+        "capabilities: {} -> capabilities: {logging: {}}",
+        "nothing to do"
+    }
+    "server.capability-changed" Behavioral {
+        "a capability's settings changed (other than a flag turning on or off)",
+        "Clients read capability settings to decide how to talk to the server.",
+        "capabilities: {experimental: {x: 1}} -> capabilities: {experimental: {x: 2}}",
+        "check which clients read the setting"
+    }
+    "server.instructions-changed" Behavioral {
+        "the server's instructions changed",
+        "Clients put the instructions into the model's context; they steer every tool choice.",
+        "instructions: \"Search before fetching\" -> instructions: \"Fetch directly\"",
+        "review the new instructions as you would a prompt change"
+    }
+    "server.protocol-changed" Behavioral {
+        "the protocol revision the server speaks changed",
+        "Clients that negotiated the old revision now speak another one: message shapes (for example `execution` on tools, `server/discover`) follow the new revision.",
+        "protocolVersion: 2025-11-25 -> protocolVersion: 2026-07-28",
+        "check that the clients you support speak the new revision"
+    }
+    "server.metadata-changed" Behavioral {
+        "another field of the server section changed",
+        "The engine does not model the field, so it reports every change.",
+        "x-region: eu -> x-region: us",
+        "check which clients read the field"
+    }
+    "prompt.reserved-name-reused" Breaking {
+        "a removed prompt's name is back with a different contract",
+        "Users and clients that saved calls to the old prompt send its old arguments and expect its old meaning; the new prompt receives calls it misreads. A removed prompt name stays reserved: the lockfile's git history remembers it.",
+        "greet(who) removed, later greet(language) added",
+        "give the new prompt a new name, or restore the old one; if the reuse is deliberate, acknowledge prompt.reserved-name-reused with `prompt = \"{tool}\"`"
+    }
+    "resource.reserved-name-reused" Breaking {
+        "a removed resource uri or template is back with a different contract",
+        "Clients that cached the uri (or template) read it expecting the old content and type. A removed uri stays reserved: the lockfile's git history remembers it.",
+        "file:///schema (application/json) removed, later file:///schema (text/markdown) added",
+        "publish the new content under a new uri, or restore the old one; if the reuse is deliberate, acknowledge resource.reserved-name-reused with `resource = \"{tool}\"`"
+    }
+    "input.mcp-header-removed" Breaking {
+        "an argument's `x-mcp-header` was removed or renamed",
+        "Since MCP 2026-07-28 clients mirror the argument into an `Mcp-Param-<name>` HTTP header; load balancers, gateways and rate limiters that route on the old header now see nothing (or another name).",
+        "region: {x-mcp-header: Region} -> region: {}",
+        "keep the header name of {tool}'s argument; add a second mirrored argument if you need another name"
+    }
+    "input.mcp-header-added" Additive {
+        "an argument is now mirrored into an `Mcp-Param-*` HTTP header",
+        "Intermediaries can start routing on the new header; nothing that worked stops.",
+        "region: {} -> region: {x-mcp-header: Region}",
+        "nothing to do"
+    }
+    "tool.task-required" Breaking {
+        "a tool now requires being run as a task (execution.taskSupport: required)",
+        "Clients that call the tool plainly (tools/call without a task) are now rejected.",
+        "execution: {taskSupport: optional} -> execution: {taskSupport: required}",
+        "keep plain calls working (taskSupport: optional)"
+    }
+    "tool.execution-removed" Cosmetic {
+        "a tool's `execution` was dropped without changing how it runs (MCP 2026-07-28 moved tasks to an extension)",
+        "The old settings said the tool runs as a plain call (taskSupport forbidden, the default); without `execution` it still does.",
+        "execution: {taskSupport: forbidden} -> (no execution)",
+        "nothing to do"
+    }
 }
 
 #[cfg(test)]
@@ -761,7 +979,18 @@ mod tests {
             assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
             let (ns, name) = r.id.split_once('.').expect("namespaced id");
             assert!(
-                ["tool", "input", "output", "annotations", "meta"].contains(&ns),
+                [
+                    "tool",
+                    "input",
+                    "output",
+                    "annotations",
+                    "meta",
+                    "prompt",
+                    "resource",
+                    "template",
+                    "server"
+                ]
+                .contains(&ns),
                 "{}",
                 r.id
             );

@@ -54,7 +54,10 @@ pub fn explain(args: ExplainArgs) -> u8 {
         r.summary,
         r.explanation,
         r.example,
-        rules::fix_for(r, "<tool>")
+        rules::fix_for(
+            r,
+            &format!("<{}>", mcp_contract::diff::Target::of_rule(r.id).as_str())
+        )
     );
     output::OK
 }

@@ -3,27 +3,46 @@
 //! acknowledges `tool.reserved-name-reused` / `input.reserved-name-reused`.
 //! "Something else" is any breaking or behavioral difference from the last
 //! published tool, or any difference in a field's schema; restoring the old
-//! contract exactly is always allowed.
+//! contract exactly is always allowed. Prompts, resources and templates
+//! are reserved the same way (`prompt.reserved-name-reused`,
+//! `resource.reserved-name-reused`): a saved prompt call or a cached uri
+//! would otherwise reach something else.
 
 use crate::diff::{diff_surfaces, Change};
 use crate::history::{input_properties, History};
 use crate::model::{Surface, Tool};
 use crate::rules::{self, Severity};
 
-/// Does the candidate introduce a tool or input field the baseline lacks?
+/// Does the candidate introduce a tool, input field, prompt, resource or
+/// template the baseline lacks?
 pub fn introduced_names(baseline: Option<&Surface>, candidate: &Surface) -> bool {
-    candidate
-        .tools
-        .values()
-        .any(|tool| match baseline.and_then(|b| b.get(&tool.name)) {
-            None => true,
-            Some(old) => {
-                let old_props = input_properties(old);
-                input_properties(tool)
-                    .keys()
-                    .any(|p| !old_props.contains_key(p))
-            }
-        })
+    let entry_introduced = |b: Option<&Surface>| {
+        candidate
+            .prompts
+            .keys()
+            .any(|k| !b.is_some_and(|b| b.prompts.contains_key(k)))
+            || candidate
+                .resources
+                .keys()
+                .any(|k| !b.is_some_and(|b| b.resources.contains_key(k)))
+            || candidate
+                .resource_templates
+                .keys()
+                .any(|k| !b.is_some_and(|b| b.resource_templates.contains_key(k)))
+    };
+    entry_introduced(baseline)
+        || candidate
+            .tools
+            .values()
+            .any(|tool| match baseline.and_then(|b| b.get(&tool.name)) {
+                None => true,
+                Some(old) => {
+                    let old_props = input_properties(old);
+                    input_properties(tool)
+                        .keys()
+                        .any(|p| !old_props.contains_key(p))
+                }
+            })
 }
 
 /// The reserved-name changes of `candidate` against `baseline`.
@@ -75,6 +94,48 @@ pub fn changes(history: &History, baseline: Option<&Surface>, candidate: &Surfac
                 }
             }
         }
+    }
+    out.extend(entry_changes(history, baseline, candidate));
+    out
+}
+
+/// Reserved prompts, resources and templates: one that was published and
+/// removed is back (absent from the baseline) with a different contract.
+fn entry_changes(
+    history: &History,
+    baseline: Option<&Surface>,
+    candidate: &Surface,
+) -> Vec<Change> {
+    use crate::history::{entry_key, entry_surfaces};
+    let in_baseline = baseline.map(entry_surfaces).unwrap_or_default();
+    let mut out = vec![];
+    for (key, entry) in entry_surfaces(candidate) {
+        if key == "server" || in_baseline.contains_key(&key) {
+            continue;
+        }
+        let Some((last, commit)) = history.published_entries.get(&key) else {
+            continue;
+        };
+        let different = diff_surfaces(last, &entry)
+            .changes
+            .iter()
+            .any(|c| c.severity >= Severity::Behavioral);
+        if !different {
+            continue;
+        }
+        let (rule, noun, id) = match key.split_once(' ') {
+            Some(("prompt", id)) => ("prompt.reserved-name-reused", "prompt", id),
+            Some(("resource", id)) => ("resource.reserved-name-reused", "resource", id),
+            Some((_, id)) => ("resource.reserved-name-reused", "resource template", id),
+            None => continue,
+        };
+        debug_assert_eq!(key, entry_key(key.split(' ').next().unwrap_or(""), id));
+        let r = rules::registered(rule);
+        let message = format!(
+            "{noun} `{id}` was published before (last in {commit}) and removed; it is back with a different contract, so clients that still hold the old one misuse it; {}",
+            rules::fix_for(r, id)
+        );
+        out.push(Change::new(r.id, id, String::new(), message).with_subject(id.to_string()));
     }
     out
 }

@@ -1,6 +1,8 @@
 //! The compatibility classifier: compares two tool surfaces and reports every
 //! change with a registered rule id, a severity, the tool, a JSON pointer and
-//! a one-line message saying who breaks and how to fix it.
+//! a one-line message saying who breaks and how to fix it. Prompts,
+//! resources, templates and the server section are compared after the
+//! tools ([`Change::target`] says which kind of entry a change concerns).
 //!
 //! Inputs are judged from the server's side of the wire (contravariant: the
 //! new schema must accept every call the old one accepted, with the same
@@ -8,10 +10,15 @@
 //! everything the new schema allows).
 
 mod alternatives;
+mod execution;
+pub mod headers;
 mod keywords;
 mod label;
+mod prompts;
 mod rename;
+mod resources;
 mod schema;
+pub mod server;
 mod tool;
 
 use std::collections::BTreeMap;
@@ -58,12 +65,51 @@ impl Change {
         self
     }
 
+    /// Which kind of entry the change concerns, from its rule's namespace;
+    /// [`Change::tool`] holds that entry's id (tool or prompt name, resource
+    /// uri, template, or [`server::SERVER_ID`]).
+    pub fn target(&self) -> Target {
+        Target::of_rule(self.rule)
+    }
+
     /// A stable identity for the change, independent of its message text:
     /// `rule tool pointer[ subject]`. Migration entries may match on it.
     pub fn fingerprint(&self) -> String {
         match &self.subject {
             Some(s) => format!("{} {} {} {}", self.rule, self.tool, self.pointer, s),
             None => format!("{} {} {}", self.rule, self.tool, self.pointer),
+        }
+    }
+}
+
+/// The kind of entry a change (or an acknowledgement) is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    Tool,
+    Prompt,
+    /// A resource or a resource template.
+    Resource,
+    Server,
+}
+
+impl Target {
+    /// The kind of entry a rule id concerns (`prompt.*`, `resource.*` and
+    /// `template.*`, `server.*`; everything else is about a tool).
+    pub fn of_rule(rule: &str) -> Target {
+        match rule.split_once('.').map(|(ns, _)| ns) {
+            Some("prompt") => Target::Prompt,
+            Some("resource" | "template") => Target::Resource,
+            Some("server") => Target::Server,
+            _ => Target::Tool,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::Tool => "tool",
+            Target::Prompt => "prompt",
+            Target::Resource => "resource",
+            Target::Server => "server",
         }
     }
 }
@@ -127,6 +173,16 @@ pub fn diff_surfaces(old: &Surface, new: &Surface) -> DiffReport {
             (None, None) => {}
         }
     }
+    changes.extend(prompts::diff_prompts(&old.prompts, &new.prompts));
+    changes.extend(resources::diff_resources(&old.resources, &new.resources));
+    changes.extend(resources::diff_templates(
+        &old.resource_templates,
+        &new.resource_templates,
+    ));
+    changes.extend(server::diff_server(
+        old.server.as_ref(),
+        new.server.as_ref(),
+    ));
     DiffReport { changes }
 }
 

@@ -116,12 +116,21 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
     }
     out.extend(annotations(old, new));
     out.extend(extras(old, new));
-    out.extend(compare_schemas(
+    out.extend(
+        compare_schemas(
+            &old.input_schema,
+            &new.input_schema,
+            Direction::Input,
+            name,
+            "/inputSchema",
+        )
+        .into_iter()
+        .filter(|c| !super::headers::is_header_extension_change(c)),
+    );
+    out.extend(super::headers::diff_headers(
         &old.input_schema,
         &new.input_schema,
-        Direction::Input,
         name,
-        "/inputSchema",
     ));
     match (&old.output_schema, &new.output_schema) {
         (Some(o), Some(n)) => out.extend(compare_schemas(
@@ -288,13 +297,7 @@ fn extras(old: &Tool, new: &Tool) -> Vec<Change> {
         }
         let ptr = format!("/{}", escape_pointer(k));
         let c = if k == "execution" {
-            let what = "the tool's execution settings changed".to_string();
-            Change::new(
-                "tool.execution-changed",
-                name,
-                ptr,
-                with_fix("tool.execution-changed", name, what),
-            )
+            super::execution::diff_execution(old, new)
         } else if k.starts_with("x-") {
             Change::new(
                 "meta.extension-changed",

@@ -16,6 +16,8 @@ pub struct HistoryBuilder {
     file: String,
     /// The tools published at the last revision: (text key, parsed tool).
     current: BTreeMap<String, (String, Tool)>,
+    /// The non-tool entries published at the last revision, by timeline key.
+    current_entries: BTreeMap<String, Surface>,
     history: History,
 }
 
@@ -24,6 +26,7 @@ impl HistoryBuilder {
         HistoryBuilder {
             file: file.to_string(),
             current: BTreeMap::new(),
+            current_entries: BTreeMap::new(),
             history: History::default(),
         }
     }
@@ -32,6 +35,9 @@ impl HistoryBuilder {
     pub fn push(&mut self, rev: &Revision, text: Option<&str>) {
         self.history.revisions += 1;
         let file = format!("{}@{}", self.file, rev.short);
+        // Non-tool entries only exist in lockfiles that `segments` does not
+        // split (their sections precede `tools`), so they come from the full parse.
+        let mut next_entries: BTreeMap<String, Surface> = BTreeMap::new();
         let next: BTreeMap<String, (Cow<'_, str>, Option<Tool>)> = match text {
             None => BTreeMap::new(),
             Some(text) => match segments::split(text) {
@@ -40,11 +46,14 @@ impl HistoryBuilder {
                     .map(|(n, s)| (n, (Cow::Borrowed(s), None)))
                     .collect(),
                 None => match lockfile::parse(text.as_bytes(), &file) {
-                    Ok(surface) => surface
-                        .tools
-                        .into_values()
-                        .map(|t| (t.name.clone(), (Cow::Owned(t.digest()), Some(t))))
-                        .collect(),
+                    Ok(surface) => {
+                        next_entries = super::entry_surfaces(&surface);
+                        surface
+                            .tools
+                            .into_values()
+                            .map(|t| (t.name.clone(), (Cow::Owned(t.digest()), Some(t))))
+                            .collect()
+                    }
                     Err(e) => {
                         self.history
                             .skipped
@@ -130,6 +139,51 @@ impl HistoryBuilder {
             }
             self.current.insert(name, (key, tool));
         }
+        self.push_entries(rev, next_entries);
+    }
+
+    /// Timelines and last published versions of prompts, resources,
+    /// templates and the server section.
+    fn push_entries(&mut self, rev: &Revision, next: BTreeMap<String, Surface>) {
+        let event = |kind: EventKind| Event {
+            commit: rev.commit.clone(),
+            short: rev.short.clone(),
+            time: rev.time,
+            subject: rev.subject.clone(),
+            kind,
+        };
+        let removed: Vec<String> = self
+            .current_entries
+            .keys()
+            .filter(|k| !next.contains_key(*k))
+            .cloned()
+            .collect();
+        for key in removed {
+            self.current_entries.remove(&key);
+            self.history
+                .timelines
+                .entry(key)
+                .or_default()
+                .push(event(EventKind::Removed));
+        }
+        for (key, entry) in next {
+            let kind = match self.current_entries.get(&key) {
+                None => Some(EventKind::Introduced),
+                Some(old) if *old != entry => Some(changed_surfaces(old, &entry)),
+                Some(_) => None,
+            };
+            if let Some(kind) = kind {
+                self.history
+                    .timelines
+                    .entry(key.clone())
+                    .or_default()
+                    .push(event(kind));
+                self.history
+                    .published_entries
+                    .insert(key.clone(), (entry.clone(), rev.short.clone()));
+            }
+            self.current_entries.insert(key, entry);
+        }
     }
 
     pub fn finish(self) -> History {
@@ -141,7 +195,11 @@ fn changed(old: &Tool, new: &Tool) -> EventKind {
     let (mut a, mut b) = (Surface::new(), Surface::new());
     a.insert(old.clone());
     b.insert(new.clone());
-    let report = diff_surfaces(&a, &b);
+    changed_surfaces(&a, &b)
+}
+
+fn changed_surfaces(a: &Surface, b: &Surface) -> EventKind {
+    let report = diff_surfaces(a, b);
     let mut rules: Vec<&'static str> = report.changes.iter().map(|c| c.rule).collect();
     rules.sort_unstable();
     rules.dedup();

@@ -6,6 +6,10 @@
 //! back meaning something else, because callers that still hold the old
 //! definition would send calls the new one misreads.
 //!
+//! Prompts, resources, templates and the server section have timelines
+//! too, under keys such as `prompt greet` ([`entry_key`]), and their last
+//! published versions are kept for the same reserved-name check.
+//!
 //! Building walks the first-parent history of the lockfile once, reading
 //! every revision through one `git cat-file --batch` and parsing only the
 //! tools whose text changed ([`crate::segments`]).
@@ -69,6 +73,51 @@ pub struct History {
     pub published: BTreeMap<String, Published>,
     /// Revisions that could not be read as a lockfile: (short id, why).
     pub skipped: Vec<(String, String)>,
+    /// Prompts, resources, templates and the server section that were ever
+    /// published, keyed like their timelines (see [`entry_key`]): the last
+    /// published version as a one-entry surface, and its short commit id.
+    /// Their timelines are in [`History::timelines`] under the same keys.
+    pub published_entries: BTreeMap<String, (crate::model::Surface, String)>,
+}
+
+/// The timeline key of a non-tool entry: `prompt NAME`, `resource URI`,
+/// `template URI-TEMPLATE` or `server`. The space keeps them apart from
+/// tool names, which cannot contain one.
+pub fn entry_key(kind: &str, id: &str) -> String {
+    if kind == "server" {
+        kind.to_string()
+    } else {
+        format!("{kind} {id}")
+    }
+}
+
+/// Every non-tool entry of `surface` as a one-entry surface, by [`entry_key`].
+pub fn entry_surfaces(surface: &crate::model::Surface) -> BTreeMap<String, crate::model::Surface> {
+    use crate::model::Surface;
+    let mut out = BTreeMap::new();
+    for (name, p) in &surface.prompts {
+        let mut s = Surface::new();
+        s.insert_prompt(p.clone());
+        out.insert(entry_key("prompt", name), s);
+    }
+    for (uri, r) in &surface.resources {
+        let mut s = Surface::new();
+        s.insert_resource(r.clone());
+        out.insert(entry_key("resource", uri), s);
+    }
+    for (t, rt) in &surface.resource_templates {
+        let mut s = Surface::new();
+        s.insert_template(rt.clone());
+        out.insert(entry_key("template", t), s);
+    }
+    if let Some(server) = &surface.server {
+        let s = Surface {
+            server: Some(server.clone()),
+            ..Surface::default()
+        };
+        out.insert(entry_key("server", ""), s);
+    }
+    out
 }
 
 /// Walks the first-parent history of `rel_path` up to `upto`.

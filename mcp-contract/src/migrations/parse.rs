@@ -32,6 +32,8 @@ pub const TOOL_KEYS: &[&str] = &[
 /// Keys of an `[[acknowledge]]` entry.
 pub const ENTRY_KEYS: &[&str] = &[
     "tool",
+    "prompt",
+    "resource",
     "rule",
     "pointer",
     "subject",
@@ -404,6 +406,17 @@ impl Parser<'_> {
                 None
             }
         };
+        if let (Some(r), Some(tr)) = (rule.as_deref(), transition.as_ref()) {
+            let target = crate::diff::Target::of_rule(r);
+            if target != crate::diff::Target::Tool
+                && !matches!(tr, Transition::Removal { .. } | Transition::Other { .. })
+            {
+                self.problems.push(
+                    Problem::invalid(self.file, pos, format!("a `{}` transition does not apply to a {}", tr.kind(), target.as_str()))
+                        .help("use `kind = \"removal\"` (the name becomes reserved) or `kind = \"other\"`"),
+                );
+            }
+        }
         if self.problems.len() != before {
             return None;
         }
@@ -418,7 +431,7 @@ impl Parser<'_> {
 
     fn selector(&mut self, t: &dyn TableLike, pos: Pos) -> Option<Selector> {
         if let Some((f, fpos)) = self.string(t, "fingerprint") {
-            if ["tool", "rule", "pointer", "subject"]
+            if ["tool", "prompt", "resource", "rule", "pointer", "subject"]
                 .iter()
                 .any(|k| t.contains_key(k))
             {
@@ -444,13 +457,15 @@ impl Parser<'_> {
             }
             return Some(Selector::Fingerprint(f));
         }
-        let tool = self.string(t, "tool");
         let rule = self.string(t, "rule");
+        let before_target = self.problems.len();
+        let (target_key, tool) = self.target(t, pos, rule.as_ref().map(|r| r.0.as_str()));
+        let target_reported = self.problems.len() != before_target;
         let pointer = self.raw_string(t, "pointer");
         let subject = self.string(t, "subject").map(|s| s.0);
         let mut missing = vec![];
         for (k, v) in [
-            ("tool", tool.is_some()),
+            (target_key, tool.is_some() || target_reported),
             ("rule", rule.is_some()),
             ("pointer", pointer.is_some()),
         ] {
@@ -482,6 +497,70 @@ impl Parser<'_> {
             pointer,
             subject,
         })
+    }
+
+    /// The entry's target: `tool`, `prompt` (prompt rules) or `resource`
+    /// (resource and template rules) naming the entry the change is about;
+    /// server rules take none (their changes carry the id `(server)`).
+    /// Returns the key the rule expects and the id given under it.
+    fn target(
+        &mut self,
+        t: &dyn TableLike,
+        pos: Pos,
+        rule: Option<&str>,
+    ) -> (&'static str, Option<(String, Pos)>) {
+        use crate::diff::Target;
+        let present: Vec<&'static str> = ["tool", "prompt", "resource"]
+            .into_iter()
+            .filter(|k| t.contains_key(k))
+            .collect();
+        let target = rule.map(Target::of_rule).unwrap_or(Target::Tool);
+        let expected = target.as_str();
+        if present.len() > 1 {
+            self.problems.push(
+                Problem::invalid(
+                    self.file,
+                    pos,
+                    format!("entry names more than one target ({})", present.join(", ")),
+                )
+                .help(format!(
+                    "keep only `{expected}`: an entry acknowledges changes of one {expected}"
+                )),
+            );
+            return (expected, None);
+        }
+        if target == Target::Server {
+            if let Some(k) = present.first() {
+                self.problems.push(
+                    Problem::invalid(self.file, pos, format!("`{k}` given for a server rule"))
+                        .help("server rules concern the server section: remove the target key"),
+                );
+                return (expected, None);
+            }
+            return (
+                expected,
+                Some((crate::diff::server::SERVER_ID.to_string(), pos)),
+            );
+        }
+        match present.first() {
+            Some(k) if *k != expected => {
+                self.problems.push(
+                    Problem::invalid(
+                        self.file,
+                        pos,
+                        format!(
+                            "rule `{}` concerns a {expected}, but the entry names a {k}",
+                            rule.unwrap_or("")
+                        ),
+                    )
+                    .help(format!(
+                        "write `{expected} = \"...\"` instead of `{k} = \"...\"`"
+                    )),
+                );
+                (expected, None)
+            }
+            _ => (expected, self.string(t, expected)),
+        }
     }
 
     fn known_rule(&mut self, rule: &str, pos: Pos) -> bool {

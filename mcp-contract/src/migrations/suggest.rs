@@ -13,7 +13,14 @@ use crate::model::Surface;
 /// server-applied default from the schema's `default`).
 pub fn suggest_entry(change: &Change, all: &[Change], candidate: Option<&Surface>) -> String {
     let mut out = String::from("[[acknowledge]]\n");
-    out.push_str(&format!("tool = {}\n", toml_string(&change.tool)));
+    match change.target() {
+        crate::diff::Target::Server => {}
+        target => out.push_str(&format!(
+            "{} = {}\n",
+            target.as_str(),
+            toml_string(&change.tool)
+        )),
+    }
     out.push_str(&format!("rule = {}\n", toml_string(change.rule)));
     out.push_str(&format!("pointer = {}\n", toml_string(&change.pointer)));
     if let Some(s) = &change.subject {
@@ -37,6 +44,9 @@ fn transition(change: &Change, all: &[Change], candidate: Option<&Surface>) -> S
             ),
             None => "{ kind = \"removal\" }".into(),
         },
+        "prompt.removed" | "resource.removed" | "template.removed" => {
+            "{ kind = \"removal\" }".into()
+        }
         "tool.version-changed" => format!(
             "{{ kind = \"major-version\", from = {}, to = {} }}",
             toml_string(&change.tool),

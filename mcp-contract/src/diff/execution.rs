@@ -1,0 +1,57 @@
+//! A tool's `execution` (MCP 2025-11-25: `taskSupport` forbidden, optional
+//! or required; gone from the tool in 2026-07-28, where tasks are an
+//! extension). Judged by what a client calling the tool sees: a tool that
+//! now requires running as a task rejects plain calls (breaking); dropping
+//! `execution` when it only said "plain calls" (the default) changes
+//! nothing; any other change alters how calls are made and awaited.
+
+use serde_json::Value;
+
+use super::Change;
+use crate::model::Tool;
+use crate::rules;
+
+/// The effective `taskSupport` (absent means `forbidden`).
+fn task_support(tool: &Tool) -> &str {
+    tool.extra
+        .get("execution")
+        .and_then(|e| e.get("taskSupport"))
+        .and_then(Value::as_str)
+        .unwrap_or("forbidden")
+}
+
+/// The change for a differing `execution` key.
+pub(crate) fn diff_execution(old: &Tool, new: &Tool) -> Change {
+    let name = new.name.as_str();
+    let (o, n) = (task_support(old), task_support(new));
+    let (rule, what) = if n == "required" && o != "required" {
+        (
+            "tool.task-required",
+            format!(
+                "execution.taskSupport {o} -> required: plain tools/call requests are now rejected"
+            ),
+        )
+    } else if o == n && o == "forbidden" && !new.extra.contains_key("execution") {
+        (
+            "tool.execution-removed",
+            "`execution` was dropped; the tool still runs as a plain call".to_string(),
+        )
+    } else if !new.extra.contains_key("execution") {
+        (
+            "tool.execution-changed",
+            format!("`execution` (taskSupport {o}) was dropped, as MCP 2026-07-28 moved tasks to an extension: clients that ran the tool as a task must now use the tasks extension"),
+        )
+    } else {
+        (
+            "tool.execution-changed",
+            format!("the tool's execution settings changed (taskSupport {o} -> {n})"),
+        )
+    };
+    let r = rules::registered(rule);
+    let message = if r.severity >= rules::Severity::Behavioral {
+        format!("{what}; {}", rules::fix_for(r, name))
+    } else {
+        what
+    };
+    Change::new(rule, name, "/execution".into(), message)
+}
