@@ -35,6 +35,8 @@ pub struct Builder {
     quiet: bool,
     /// `(tool, published key, JSON text)` given with [`Builder::tool_field`].
     tool_fields: Vec<(String, String, String)>,
+    /// `(prompt, published key, JSON text)` given with [`Builder::prompt_field`].
+    prompt_fields: Vec<(String, String, String)>,
 }
 
 /// The result of a successful [`Builder::generate`].
@@ -121,6 +123,19 @@ impl Builder {
         self
     }
 
+    /// Like [`Builder::tool_field`], for an rmcp `#[prompt]` (`key`:
+    /// `description`, `title`, `arguments`, `icons`, `_meta`).
+    pub fn prompt_field(
+        mut self,
+        prompt: impl Into<String>,
+        key: impl Into<String>,
+        json: impl Into<String>,
+    ) -> Self {
+        self.prompt_fields
+            .push((prompt.into(), key.into(), json.into()));
+        self
+    }
+
     /// Prints no `cargo:` directives (for use outside build scripts).
     pub fn quiet(mut self) -> Self {
         self.quiet = true;
@@ -166,7 +181,17 @@ impl Builder {
         let mut sources: Vec<PathBuf> = Vec::new();
         let mut found_tools = Vec::new();
         let mut rmcp_tools = Vec::new();
-        let fields = self.parsed_tool_fields()?;
+        let fields = parse_fields(
+            &self.tool_fields,
+            "tool_field",
+            crate::rmcp::surface::TOOL_FIELD_KEYS,
+        )?;
+        let prompt_fields = parse_fields(
+            &self.prompt_fields,
+            "prompt_field",
+            crate::rmcp::prompts::PROMPT_FIELD_KEYS,
+        )?;
+        let mut seen_prompts = BTreeMap::new();
         for root in &roots {
             let files = module_files(&manifest_dir, root)?;
             for (path, _, _) in &files {
@@ -177,6 +202,7 @@ impl Builder {
             }
             let tools = find_tools(&files)?;
             let rmcp_found = crate::rmcp::find_rmcp_tools(&files)?;
+            let prompts_found = crate::rmcp::find_rmcp_prompts(&files)?;
             let index = TypeIndex::new(files);
             add_tools(&mut surface, &mut seen, &index, &tools)?;
             crate::rmcp::add_rmcp_tools(
@@ -187,10 +213,19 @@ impl Builder {
                 &rmcp_found,
                 &fields,
             )?;
+            crate::rmcp::add_rmcp_prompts(
+                &mut surface,
+                &mut seen_prompts,
+                &index,
+                &manifest_dir,
+                &prompts_found,
+                &prompt_fields,
+            )?;
             found_tools.extend(tools);
             rmcp_tools.extend(rmcp_found);
         }
         crate::rmcp::check_tool_fields(&fields, &surface)?;
+        crate::rmcp::link::check_prompt_fields(&prompt_fields, &surface)?;
         let derived = surface.clone();
         // The migration record's transitions shape what is published and locked.
         let record_path = mcp_contract::migrations::path_for(&lock_path);
@@ -251,31 +286,6 @@ impl Builder {
         })
     }
 
-    fn parsed_tool_fields(&self) -> Result<crate::rmcp::ToolFields, Error> {
-        let mut out = crate::rmcp::ToolFields::new();
-        for (tool, key, text) in &self.tool_fields {
-            if !crate::rmcp::surface::TOOL_FIELD_KEYS.contains(&key.as_str()) {
-                return Err(Error::Setup {
-                    message: format!(
-                        "build.rs: tool_field(\"{tool}\", \"{key}\", ...): unknown key `{key}`"
-                    ),
-                    help: format!(
-                        "use one of: {}",
-                        crate::rmcp::surface::TOOL_FIELD_KEYS.join(", ")
-                    ),
-                });
-            }
-            let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::Setup {
-                message: format!("build.rs: tool_field(\"{tool}\", \"{key}\", ...): not JSON: {e}"),
-                help: "give the value as JSON text, e.g. r#\"{\"type\": \"object\"}\"# or r#\"\"A description.\"\"#".into(),
-            })?;
-            out.entry(tool.clone())
-                .or_default()
-                .insert(key.clone(), value);
-        }
-        Ok(out)
-    }
-
     fn resolve_manifest_dir(&self) -> Result<PathBuf, Error> {
         self.manifest_dir
             .clone()
@@ -303,6 +313,34 @@ impl Builder {
         }
         Ok(roots)
     }
+}
+
+/// `(name, key, JSON text)` triples from `tool_field`/`prompt_field`,
+/// checked and parsed: unknown keys and malformed JSON fail the build.
+fn parse_fields(
+    given: &[(String, String, String)],
+    method: &str,
+    keys: &[&str],
+) -> Result<BTreeMap<String, BTreeMap<String, serde_json::Value>>, Error> {
+    let mut out: BTreeMap<String, BTreeMap<String, serde_json::Value>> = BTreeMap::new();
+    for (name, key, text) in given {
+        if !keys.contains(&key.as_str()) {
+            return Err(Error::Setup {
+                message: format!(
+                    "build.rs: {method}(\"{name}\", \"{key}\", ...): unknown key `{key}`"
+                ),
+                help: format!("use one of: {}", keys.join(", ")),
+            });
+        }
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::Setup {
+            message: format!("build.rs: {method}(\"{name}\", \"{key}\", ...): not JSON: {e}"),
+            help: "give the value as JSON text, e.g. r#\"{\"type\": \"object\"}\"# or r#\"\"A description.\"\"#".into(),
+        })?;
+        out.entry(name.clone())
+            .or_default()
+            .insert(key.clone(), value);
+    }
+    Ok(out)
 }
 
 fn env(name: &str) -> Option<String> {

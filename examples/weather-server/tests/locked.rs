@@ -27,3 +27,10 @@ fn a_different_schema_is_reported_by_tool_and_place() {
     );
     assert!(problems[0].contains("/description: locked \"Every city with a forecast.\" / served \"Changed at run time.\""), "{}", problems[0]);
 }
+
+#[test]
+fn every_prompt_is_served_as_locked() {
+    let contract = mcp_contract::rmcp!();
+    mcp_contract::rmcp::assert_prompts_locked(&Weather::prompt_router(), &contract);
+    assert_eq!(contract.prompt_names().collect::<Vec<_>>(), ["trip_advice"]);
+}

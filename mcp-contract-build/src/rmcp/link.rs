@@ -54,6 +54,23 @@ pub fn write_manifest(
     root.insert("derived".into(), entries(derived));
     root.insert("published".into(), entries(published));
     root.insert("features".into(), Value::Object(features));
+    // Prompts have no transitions: as derived is as published.
+    root.insert(
+        "prompts".into(),
+        Value::Object(
+            published
+                .prompts
+                .iter()
+                .map(|(n, p)| {
+                    let mut entry = p.to_entry();
+                    if let Value::Object(m) = &mut entry {
+                        m.insert("name".into(), Value::String(n.clone()));
+                    }
+                    (n.clone(), entry)
+                })
+                .collect(),
+        ),
+    );
     let text = canonical::to_compact_string(&canonical::canonicalize(&Value::Object(root)));
     let path = out_dir.join(MANIFEST_PATH);
     lockfile::write_if_changed(&path, &text).map_err(|source| Error::Io {
@@ -108,6 +125,23 @@ pub fn unapplied_transitions_warning(
         entry.pos,
         entry.selector.tool(),
     ))
+}
+
+/// Every `prompt_field` must name a prompt that exists.
+pub fn check_prompt_fields(
+    fields: &super::prompts::PromptFields,
+    surface: &Surface,
+) -> Result<(), Error> {
+    for prompt in fields.keys() {
+        if !surface.prompts.contains_key(prompt) {
+            let known: Vec<&str> = surface.prompts.keys().map(String::as_str).collect();
+            return Err(Error::Setup {
+                message: format!("build.rs: prompt_field(\"{prompt}\", ...): no prompt `{prompt}` in the sources"),
+                help: format!("name one of the prompts found: {}", known.join(", ")),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Every `tool_field` must name a tool that exists.

@@ -27,3 +27,5 @@ pub use discover::{find_rmcp_tools, FoundRmcpTool, InputSource, OutputSource};
 pub use surface::{add_rmcp_tools, ToolFields};
 pub mod link;
 pub use link::{check_tool_fields, unapplied_transitions_warning, write_manifest};
+pub mod prompts;
+pub use prompts::{add_rmcp_prompts, find_rmcp_prompts, FoundRmcpPrompt, PromptFields};

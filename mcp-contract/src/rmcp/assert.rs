@@ -3,7 +3,9 @@
 
 use ::rmcp::handler::server::router::tool::ToolRouter;
 
-use super::contract::{report, Contract, Published};
+use ::rmcp::handler::server::router::prompt::PromptRouter;
+
+use super::contract::{report, report_of, Contract, Published};
 
 /// One line per tool of `router` that is not served as locked (empty: all are).
 pub fn locked_differences<S: Send + Sync + 'static>(
@@ -32,6 +34,25 @@ pub fn assert_locked<S: Send + Sync + 'static>(router: &ToolRouter<S>, contract:
         "{} of {} tools are not served as locked:\n{}",
         problems.len(),
         router.list_all().len(),
+        problems.join("\n")
+    );
+}
+
+/// Like [`assert_locked`], for a `#[prompt_router]`'s prompts.
+#[track_caller]
+pub fn assert_prompts_locked<S: Send + Sync + 'static>(
+    router: &PromptRouter<S>,
+    contract: &Contract,
+) {
+    let problems: Vec<String> = router
+        .list_all()
+        .iter()
+        .filter_map(|p| report_of("prompt", &p.name, &contract.check_prompt(p)))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{} prompts are not served as locked:\n{}",
+        problems.len(),
         problems.join("\n")
     );
 }

@@ -25,6 +25,8 @@ pub struct Contract {
     /// As rmcp derives it (canonical published form, before transitions).
     derived: BTreeMap<String, Value>,
     features: BTreeMap<String, Vec<String>>,
+    /// Prompts as locked (canonical entry, name included).
+    prompts: BTreeMap<String, Value>,
     compat: Compat,
 }
 
@@ -67,10 +69,16 @@ impl Contract {
                 .map_err(|e| InputError::new(FILE, format!("features of `{name}`: {e}")))?;
             features.insert(name, list);
         }
+        // Absent in a manifest written before prompts were locked.
+        let prompts = match value.get("prompts") {
+            Some(Value::Object(m)) => m.clone().into_iter().collect(),
+            _ => BTreeMap::new(),
+        };
         Ok(Contract {
             published,
             derived,
             features,
+            prompts,
             compat: Compat::from_json(plan)?,
         })
     }
@@ -126,6 +134,68 @@ impl Contract {
     }
 }
 
+impl Contract {
+    /// Every locked prompt name.
+    pub fn prompt_names(&self) -> impl Iterator<Item = &str> {
+        self.prompts.keys().map(String::as_str)
+    }
+
+    /// Compares what rmcp serves for a prompt with what the build step locked.
+    pub fn check_prompt(&self, served: &::rmcp::model::Prompt) -> Published {
+        let Some(locked) = self.prompts.get(&served.name) else {
+            return Published::Unlocked;
+        };
+        let served = prompt_form(served);
+        if &served == locked {
+            Published::Locked
+        } else {
+            Published::Differs(first_differences(locked, &served, MAX_DIFFERENCES))
+        }
+    }
+
+    /// The prompt to publish for `served`: the locked one when they agree.
+    pub fn publish_prompt(
+        &self,
+        served: ::rmcp::model::Prompt,
+    ) -> (::rmcp::model::Prompt, Published) {
+        let verdict = self.check_prompt(&served);
+        if verdict == Published::Locked {
+            if let Some(locked) = self
+                .prompts
+                .get(&served.name)
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+            {
+                return (locked, verdict);
+            }
+        }
+        (served, verdict)
+    }
+}
+
+/// An rmcp prompt in the lockfile's form (name included).
+fn prompt_form(prompt: &::rmcp::model::Prompt) -> Value {
+    let value = serde_json::to_value(prompt).unwrap_or(Value::Null);
+    let Value::Object(mut m) = value else {
+        return Value::Null;
+    };
+    m.remove("name");
+    match crate::load::entries::prompt_from_map(
+        prompt.name.clone(),
+        m.clone(),
+        "<served prompt>",
+        "",
+    ) {
+        Ok(p) => {
+            let mut entry = p.to_entry();
+            if let Value::Object(e) = &mut entry {
+                e.insert("name".into(), Value::String(prompt.name.clone()));
+            }
+            canonicalize(&entry)
+        }
+        Err(_) => canonicalize(&Value::Object(m)),
+    }
+}
+
 /// An rmcp tool in the lockfile's published form (the same model and
 /// canonicalization the build step used).
 fn published_form(tool: &::rmcp::model::Tool) -> Value {
@@ -138,15 +208,20 @@ fn published_form(tool: &::rmcp::model::Tool) -> Value {
 
 /// A one-line report for a tool that is not published as locked.
 pub(crate) fn report(name: &str, verdict: &Published) -> Option<String> {
+    report_of("tool", name, verdict)
+}
+
+/// [`report`] for a tool or a prompt (`kind`).
+pub(crate) fn report_of(kind: &str, name: &str, verdict: &Published) -> Option<String> {
     match verdict {
         Published::Locked => None,
         Published::Unlocked => Some(format!(
-            "mcp-contract: tool `{name}` is served but not in the lockfile: it is published unlocked (rebuild to lock it, or check the server's hand-written list_tools)"
+            "mcp-contract: {kind} `{name}` is served but not in the lockfile: it is published unlocked (rebuild to lock it, or check the server's hand-written list method)"
         )),
         Published::Differs(diffs) => {
             let list: Vec<String> = diffs.iter().map(|d| d.to_string()).collect();
             Some(format!(
-                "mcp-contract: tool `{name}` is served differently from the lockfile, so it is published as served and its transitions are not advertised: {}",
+                "mcp-contract: {kind} `{name}` is served differently from the lockfile, so it is published as served (transitions not advertised): {}",
                 list.join("; ")
             ))
         }

@@ -10,7 +10,7 @@ use ::rmcp::model::*;
 use ::rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use super::contract::{report, Contract, Published};
+use super::contract::{report_of, Contract, Published};
 
 /// A server whose tools are published as locked and called through the
 /// compatibility layer: `Contracted::new(server, mcp_contract::rmcp!())`.
@@ -52,19 +52,32 @@ impl<S> Contracted<S> {
     pub fn publish(&self, served: Tool) -> Tool {
         let name = served.name.to_string();
         let (tool, verdict) = self.contract.publish(served);
-        if verdict != Published::Locked && cfg!(debug_assertions) {
-            let first = self
-                .reported
-                .lock()
-                .map(|mut r| r.insert(name.clone()))
-                .unwrap_or(false);
-            if first {
-                if let Some(line) = report(&name, &verdict) {
-                    eprintln!("{line}");
-                }
+        self.report_once("tool", &name, &verdict);
+        tool
+    }
+
+    /// The prompt to publish for one the inner server serves.
+    pub fn publish_prompt(&self, served: Prompt) -> Prompt {
+        let name = served.name.clone();
+        let (prompt, verdict) = self.contract.publish_prompt(served);
+        self.report_once("prompt", &name, &verdict);
+        prompt
+    }
+
+    fn report_once(&self, kind: &str, name: &str, verdict: &Published) {
+        if *verdict == Published::Locked || !cfg!(debug_assertions) {
+            return;
+        }
+        let first = self
+            .reported
+            .lock()
+            .map(|mut r| r.insert(format!("{kind} {name}")))
+            .unwrap_or(false);
+        if first {
+            if let Some(line) = report_of(kind, name, verdict) {
+                eprintln!("{line}");
             }
         }
-        tool
     }
 }
 
@@ -151,7 +164,12 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        self.inner.list_prompts(request, context).await
+        let mut result = self.inner.list_prompts(request, context).await?;
+        result.prompts = std::mem::take(&mut result.prompts)
+            .into_iter()
+            .map(|p| self.publish_prompt(p))
+            .collect();
+        Ok(result)
     }
     async fn list_resources(
         &self,

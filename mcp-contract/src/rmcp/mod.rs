@@ -24,7 +24,7 @@ mod contract;
 mod contracted;
 mod json_diff;
 
-pub use assert::{assert_locked, locked_differences};
+pub use assert::{assert_locked, assert_prompts_locked, locked_differences};
 pub use contract::{Contract, Published};
 pub use contracted::{Contracted, WithContract};
 pub use json_diff::{first_differences, Difference};
