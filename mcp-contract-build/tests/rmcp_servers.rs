@@ -24,8 +24,9 @@ use std::path::{Path, PathBuf};
 use mcp_contract::Tool;
 use mcp_contract_build::derive::{ModuleFile, TypeIndex};
 use mcp_contract_build::rmcp::eval::eval_json;
+use mcp_contract_build::rmcp::prompts::prompt_for;
 use mcp_contract_build::rmcp::surface::tool_for;
-use mcp_contract_build::rmcp::{find_rmcp_tools, FoundRmcpTool};
+use mcp_contract_build::rmcp::{find_rmcp_prompts, find_rmcp_tools, FoundRmcpTool};
 use serde_json::{json, Value};
 
 fn shared() -> Option<PathBuf> {
@@ -151,8 +152,14 @@ struct Outcome {
     result: Result<Tool, String>,
 }
 
+/// One `#[prompt]`: its name and its lockfile entry, or the build error.
+struct PromptOutcome {
+    name: String,
+    result: Result<Value, String>,
+}
+
 /// Discovery and derivation on every source directory of one server.
-fn run_server(server: &Path) -> Vec<Outcome> {
+fn run_server(server: &Path) -> (Vec<Outcome>, Vec<PromptOutcome>) {
     let mut srcs = Vec::new();
     let mut all = Vec::new();
     rs_files(server, &mut all);
@@ -184,11 +191,26 @@ fn run_server(server: &Path) -> Vec<Outcome> {
         }
     }
     let mut seen = BTreeSet::new();
+    let mut seen_prompts = BTreeSet::new();
     let mut out = Vec::new();
+    let mut prompts = Vec::new();
     for (src, many) in srcs {
         for files in units(&src, many) {
             let found = find_rmcp_tools(&files).expect("discovery");
+            let found_prompts = find_rmcp_prompts(&files).expect("prompt discovery");
             let index = TypeIndex::new(files);
+            for p in found_prompts {
+                if !seen_prompts.insert((p.file.clone(), p.line)) {
+                    continue;
+                }
+                let result = prompt_for(&index, Path::new("/"), &p, &BTreeMap::new())
+                    .map(|p| p.to_entry())
+                    .map_err(|e| e.to_string());
+                prompts.push(PromptOutcome {
+                    name: p.name.clone(),
+                    result,
+                });
+            }
             for f in found {
                 if !seen.insert((f.file.clone(), f.line)) {
                     continue;
@@ -199,7 +221,7 @@ fn run_server(server: &Path) -> Vec<Outcome> {
             }
         }
     }
-    out
+    (out, prompts)
 }
 
 fn check_server(name: &str) -> Option<Vec<Outcome>> {
@@ -207,7 +229,35 @@ fn check_server(name: &str) -> Option<Vec<Outcome>> {
     let mut files = Vec::new();
     rs_files(&dir, &mut files);
     let attrs = attribute_lines(&files, "tool");
-    let outcomes = run_server(&dir);
+    let (outcomes, prompts) = run_server(&dir);
+    let prompt_attrs = attribute_lines(&files, "prompt");
+    assert_eq!(
+        prompts.len(),
+        prompt_attrs.len(),
+        "{name}: {} #[prompt] attributes in the files, {} prompts found",
+        prompt_attrs.len(),
+        prompts.len()
+    );
+    let mut prompts_derived = 0;
+    for p in &prompts {
+        match &p.result {
+            Ok(_) => prompts_derived += 1,
+            Err(e) => {
+                assert!(e.contains(&format!("prompt `{}`", p.name)), "{name}: {e}");
+                assert!(
+                    e.contains("help:") && e.contains("mcp_contract"),
+                    "{name}: {e}"
+                );
+                eprintln!("  prompt error: {}", e.lines().next().unwrap_or_default());
+            }
+        }
+    }
+    if !prompts.is_empty() {
+        eprintln!(
+            "{name}: {} #[prompt] found (= attributes in the files), {prompts_derived} derived",
+            prompts.len()
+        );
+    }
     // Every attribute found: compare the attribute lines with the fns found
     // (each fn's line is after its attribute, before the next one).
     let found: BTreeSet<PathBuf> = outcomes.iter().map(|o| o.found.file.clone()).collect();
@@ -283,7 +333,15 @@ fn check_server(name: &str) -> Option<Vec<Outcome>> {
     for (construct, n) in &errors {
         eprintln!("  {n} × {construct}");
     }
+    if name.contains("rust-sdk") {
+        PROMPTS
+            .with(|c| *c.borrow_mut() = prompts.into_iter().map(|p| (p.name, p.result)).collect());
+    }
     Some(outcomes)
+}
+
+thread_local! {
+    static PROMPTS: std::cell::RefCell<Vec<(String, Result<Value, String>)>> = Default::default();
 }
 
 fn tool<'a>(outcomes: &'a [Outcome], file_suffix: &str, name: &str) -> &'a Tool {
