@@ -29,21 +29,32 @@ fn readme_is_the_example() {
             continue;
         }
         let t = line.trim();
-        if !in_code || t.is_empty() || t.starts_with("// ") || t.starts_with("# ") || t.starts_with('[') {
+        if !in_code
+            || t.is_empty()
+            || t.starts_with("// ")
+            || t.starts_with("# ")
+            || t.starts_with('[')
+        {
             continue;
         }
         // A dependency line may say `version = ...` where the example says `workspace = true`.
         if let Some((dep, _)) = t.split_once(" = ") {
             if t.contains("version = ") || t.starts_with(&format!("{dep} = \"")) {
                 assert!(
-                    source_lines.iter().any(|l| l.starts_with(&format!("{dep} ")) || l.starts_with(&format!("{dep}."))),
+                    source_lines
+                        .iter()
+                        .any(|l| l.starts_with(&format!("{dep} "))
+                            || l.starts_with(&format!("{dep}."))),
                     "README dependency `{dep}` is not a dependency of the example"
                 );
                 checked += 1;
                 continue;
             }
         }
-        assert!(source_lines.contains(&t), "README line not in the example: {t}");
+        assert!(
+            source_lines.contains(&t),
+            "README line not in the example: {t}"
+        );
         checked += 1;
     }
     assert!(checked > 30, "only {checked} lines checked");

@@ -159,3 +159,59 @@ pub fn check_tool_fields(fields: &ToolFields, surface: &Surface) -> Result<(), E
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(text: &str) -> MigrationRecord {
+        let (record, problems) = mcp_contract::migrations::parse(text, "contracts/migrations.toml");
+        assert!(problems.is_empty(), "{problems:?}");
+        record
+    }
+
+    const RENAME: &str = r#"version = 1
+[[acknowledge]]
+tool = "get_forecast"
+rule = "input.property-removed"
+pointer = "/inputSchema/properties/city"
+subject = "city"
+reason = "r"
+owner = "@o"
+transition = { kind = "rename", from = "city", to = "location" }
+"#;
+
+    #[test]
+    fn a_transition_never_applied_is_a_warning_naming_it_and_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main.rs");
+        std::fs::write(&main, "fn main() { Weather::new().serve(stdio()); }").unwrap();
+        let w =
+            unapplied_transitions_warning(&record(RENAME), std::slice::from_ref(&main)).unwrap();
+        assert!(
+            w.starts_with("mcp-contract: contracts/migrations.toml:"),
+            "{w}"
+        );
+        assert!(
+            w.contains("tool `get_forecast`: transition field rename `city` → `location`"),
+            "{w}"
+        );
+        assert!(w.ends_with(&format!("`{INSTALL_LINE}`")), "{w}");
+        // Installed: no warning.
+        std::fs::write(
+            &main,
+            "fn main() { Contracted::new(Weather::new(), mcp_contract::rmcp!()); }",
+        )
+        .unwrap();
+        assert_eq!(
+            unapplied_transitions_warning(&record(RENAME), &[main.clone()]),
+            None
+        );
+        // No transition the runtime applies: no warning.
+        std::fs::write(&main, "fn main() {}").unwrap();
+        assert_eq!(
+            unapplied_transitions_warning(&record("version = 1\n"), &[main]),
+            None
+        );
+    }
+}

@@ -261,3 +261,91 @@ pub fn input_type_text(found: &FoundRmcpTool) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rmcp::find_rmcp_tools;
+
+    fn run(src: &str, fields: &ToolFields) -> Result<Surface, Error> {
+        let files = vec![(
+            PathBuf::from("src/lib.rs"),
+            syn::parse_file(src).unwrap(),
+            vec![],
+        )];
+        let found = find_rmcp_tools(&files)?;
+        let index = TypeIndex::new(files);
+        let mut surface = Surface::new();
+        let mut seen = BTreeMap::new();
+        add_rmcp_tools(
+            &mut surface,
+            &mut seen,
+            &index,
+            Path::new("."),
+            &found,
+            fields,
+        )?;
+        Ok(surface)
+    }
+
+    const SERVER: &str = r#"
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        pub struct A { pub q: String }
+        #[tool_router]
+        impl S {
+            /// Finds.
+            #[tool(input_schema = build_schema())]
+            async fn find(&self) -> String { todo!() }
+            #[tool(name = "find")]
+            async fn other(&self, Parameters(a): Parameters<A>) -> String { todo!() }
+        }
+    "#;
+
+    #[test]
+    fn an_unevaluable_expression_is_an_error_naming_the_escape_hatch() {
+        let e = run(
+            &SERVER.replace("#[tool(name = \"find\")]", "#[tool]"),
+            &ToolFields::new(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with(
+                "src/lib.rs:8: tool `find`: cannot evaluate `input_schema` `build_schema ()`"
+            ),
+            "{e}"
+        );
+        assert!(e.contains(".tool_field(\"find\", \"inputSchema\""), "{e}");
+    }
+
+    #[test]
+    fn tool_field_replaces_what_cannot_be_read_and_a_name_twice_fails() {
+        let mut fields = ToolFields::new();
+        fields.entry("find".into()).or_default().insert(
+            "inputSchema".into(),
+            json!({"type": "object", "properties": {"x": {"type": "string"}}}),
+        );
+        let s = run(
+            &SERVER.replace("#[tool(name = \"find\")]", "#[tool]"),
+            &fields,
+        )
+        .unwrap();
+        assert_eq!(
+            s.get("find").unwrap().input_schema["properties"]["x"]["type"],
+            "string"
+        );
+        assert_eq!(
+            s.get("find").unwrap().description.as_deref(),
+            Some("Finds.")
+        );
+        assert_eq!(
+            s.get("other").unwrap().input_schema["required"],
+            json!(["q"])
+        );
+        let e = run(SERVER, &fields).unwrap_err().to_string();
+        assert!(
+            e.starts_with("src/lib.rs:10: tool name `find` is already used at src/lib.rs:8"),
+            "{e}"
+        );
+    }
+}
