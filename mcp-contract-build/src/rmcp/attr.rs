@@ -155,7 +155,7 @@ pub enum DocPiece {
     /// A `///` line or `#[doc = "..."]`, trimmed.
     Text(String),
     /// `#[doc = some_macro!(...)]`, kept as an expression (`include_str!`).
-    Macro(Expr),
+    Macro(Box<Expr>),
 }
 
 /// The description rmcp's `#[tool]` derives from the fn's attributes (the
@@ -178,7 +178,7 @@ pub fn rmcp_doc_pieces<'a>(
             continue;
         };
         let piece = match &nv.value {
-            Expr::Macro(_) => DocPiece::Macro(nv.value.clone()),
+            Expr::Macro(_) => DocPiece::Macro(Box::new(nv.value.clone())),
             Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) => {

@@ -204,7 +204,7 @@ transition = { kind = "rename", from = "city", to = "location" }
         )
         .unwrap();
         assert_eq!(
-            unapplied_transitions_warning(&record(RENAME), &[main.clone()]),
+            unapplied_transitions_warning(&record(RENAME), std::slice::from_ref(&main)),
             None
         );
         // No transition the runtime applies: no warning.

@@ -63,7 +63,7 @@ pub fn find_rmcp_prompts(files: &[ModuleFile]) -> Result<Vec<FoundRmcpPrompt>, E
 
 fn walk(
     items: &[Item],
-    path: &PathBuf,
+    path: &Path,
     module: &[String],
     out: &mut Vec<FoundRmcpPrompt>,
 ) -> Result<(), Error> {
@@ -98,7 +98,7 @@ fn found(
     attrs: &[Attribute],
     sig: &Signature,
     routed: bool,
-    path: &PathBuf,
+    path: &Path,
     module: &[String],
     out: &mut Vec<FoundRmcpPrompt>,
 ) -> Result<(), Error> {
@@ -118,7 +118,7 @@ fn found(
         parameters: parameters_type(sig),
         routed,
         module: module.to_vec(),
-        file: path.clone(),
+        file: path.to_path_buf(),
         line: sig.ident.span().start().line,
     };
     if let Meta::List(_) = &attr.meta {
