@@ -164,6 +164,11 @@ fn structured_output_publishes_its_lockfile() {
     );
 }
 
+/// What each other complete stdio program of `examples/servers` does once
+/// adopted. Three print a banner to stdout before serving (not a valid stdio
+/// server: the driver refuses it, naming the line); `sampling_stdio`
+/// declares its one tool by hand in `list_tools` (nothing for the build step
+/// to find), so the wrapper publishes it unlocked and `verify` fails on it.
 #[test]
 fn every_stdio_example_with_mcp_contract_adopt_all() {
     let Some(src) = examples_dir() else { return };
@@ -171,12 +176,45 @@ fn every_stdio_example_with_mcp_contract_adopt_all() {
         eprintln!("the other examples/servers programs run with MCP_CONTRACT_ADOPT_ALL=1");
         return;
     }
-    for name in [
-        "prompt_stdio",
-        "completion_stdio",
-        "elicitation_stdio",
-        "sampling_stdio",
-    ] {
-        published_equals_lockfile(name, &src.join(format!("{name}.rs")), true);
+    for name in ["prompt_stdio", "completion_stdio", "elicitation_stdio"] {
+        let text = std::fs::read_to_string(src.join(format!("{name}.rs"))).unwrap();
+        let dir = adopt(name, &adopt_source(&text).unwrap(), true);
+        let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
+        let bin = dir.join("../target-all/debug").join(name);
+        let err = capture(
+            &ServerCommand::new(bin.display().to_string()),
+            &Options::default(),
+        )
+        .err()
+        .unwrap_or_else(|| panic!("{name}: expected the stdout banner to be refused"));
+        assert!(
+            err.summary().contains("not a JSON-RPC message"),
+            "{name}: {}",
+            err.summary()
+        );
+        eprintln!(
+            "{name}: locked {} tools and {} prompts; not checkable over stdio: {}",
+            locked.tools.len(),
+            locked.prompts.len(),
+            err.summary()
+        );
     }
+    let name = "sampling_stdio";
+    let text = std::fs::read_to_string(src.join(format!("{name}.rs"))).unwrap();
+    let dir = adopt(name, &adopt_source(&text).unwrap(), true);
+    let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
+    let bin = dir.join("../target-all/debug").join(name);
+    let live = capture(
+        &ServerCommand::new(bin.display().to_string()),
+        &Options::default(),
+    )
+    .unwrap_or_else(|e| panic!("{name}: {}", e.summary()));
+    let v = verify(&locked, &live.surface);
+    assert!(locked.tools.is_empty());
+    assert_eq!(v.differing.len(), live.surface.tools.len());
+    assert!(!v.differing.is_empty());
+    eprintln!(
+        "{name}: hand-declared tools {:?} are published unlocked; verify fails on them",
+        v.differing
+    );
 }
