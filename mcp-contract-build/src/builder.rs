@@ -250,7 +250,7 @@ impl Builder {
         if let Some(out_dir) = &out_dir {
             outputs::write_entries(&rendered, out_dir)?;
             compat::write_plan(&plan, out_dir)?;
-            crate::rmcp::write_manifest(out_dir, &derived, &surface, &rmcp_tools)?;
+            crate::rmcp::write_manifest(out_dir, &derived, &surface, &rendered.value, &rmcp_tools)?;
         }
         if !self.quiet {
             if let Some(warning) = crate::rmcp::unapplied_transitions_warning(&record, &sources) {

@@ -28,21 +28,40 @@ pub const INSTALL_LINE: &str = "mcp_contract::rmcp::Contracted::new(server, mcp_
 /// Source spellings that install the compatibility layer.
 const INSTALL_MARKERS: &[&str] = &["rmcp!(", "compat_plan!(", "Contracted", "with_contract"];
 
-/// Writes the manifest (only when its content changed).
+/// Writes the manifest (only when its content changed). `rendered` is the
+/// lockfile as a value (its entries canonical already): published entries
+/// are taken from it; a derived entry is written only for a tool the
+/// record's transitions changed (for the others it is the published one).
 pub fn write_manifest(
     out_dir: &Path,
     derived: &Surface,
     published: &Surface,
+    rendered: &Value,
     rmcp_tools: &[FoundRmcpTool],
 ) -> Result<(), Error> {
-    let entries = |s: &Surface| -> Value {
-        Value::Object(
-            s.tools
-                .iter()
-                .map(|(n, t)| (n.clone(), t.to_published()))
-                .collect::<Map<String, Value>>(),
-        )
+    let named = |section: &str| -> Map<String, Value> {
+        rendered
+            .get(section)
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(name, entry)| {
+                let mut entry = entry.clone();
+                if let Value::Object(m) = &mut entry {
+                    m.remove("digest");
+                    m.remove("version");
+                    m.insert("name".into(), Value::String(name.clone()));
+                }
+                (name.clone(), entry)
+            })
+            .collect()
     };
+    let mut changed = Map::new();
+    for (name, tool) in &derived.tools {
+        if published.tools.get(name) != Some(tool) {
+            changed.insert(name.clone(), canonical::canonicalize(&tool.to_published()));
+        }
+    }
     let mut features = Map::new();
     for t in rmcp_tools.iter().filter(|t| !t.features.is_empty()) {
         features.insert(
@@ -51,27 +70,13 @@ pub fn write_manifest(
         );
     }
     let mut root = Map::new();
-    root.insert("derived".into(), entries(derived));
-    root.insert("published".into(), entries(published));
+    root.insert("derived".into(), Value::Object(changed));
+    root.insert("published".into(), Value::Object(named("tools")));
     root.insert("features".into(), Value::Object(features));
     // Prompts have no transitions: as derived is as published.
-    root.insert(
-        "prompts".into(),
-        Value::Object(
-            published
-                .prompts
-                .iter()
-                .map(|(n, p)| {
-                    let mut entry = p.to_entry();
-                    if let Value::Object(m) = &mut entry {
-                        m.insert("name".into(), Value::String(n.clone()));
-                    }
-                    (n.clone(), entry)
-                })
-                .collect(),
-        ),
-    );
-    let text = canonical::to_compact_string(&canonical::canonicalize(&Value::Object(root)));
+    root.insert("prompts".into(), Value::Object(named("prompts")));
+    // Every part is canonical and serde_json's map keeps keys sorted.
+    let text = Value::Object(root).to_string();
     let path = out_dir.join(MANIFEST_PATH);
     lockfile::write_if_changed(&path, &text).map_err(|source| Error::Io {
         path: path.clone(),

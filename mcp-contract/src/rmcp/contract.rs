@@ -22,7 +22,10 @@ const MAX_DIFFERENCES: usize = 8;
 pub struct Contract {
     /// As published: transitions applied.
     published: BTreeMap<String, ::rmcp::model::Tool>,
-    /// As rmcp derives it (canonical published form, before transitions).
+    /// As published, in the lockfile's canonical published form.
+    published_values: BTreeMap<String, Value>,
+    /// As rmcp derives it, for the tools transitions changed (the others:
+    /// as published).
     derived: BTreeMap<String, Value>,
     features: BTreeMap<String, Vec<String>>,
     /// Prompts as locked (canonical entry, name included).
@@ -57,10 +60,12 @@ impl Contract {
             }
         };
         let mut published = BTreeMap::new();
+        let mut published_values = BTreeMap::new();
         for (name, entry) in section("published")? {
-            let tool: ::rmcp::model::Tool = serde_json::from_value(entry)
+            let tool: ::rmcp::model::Tool = serde_json::from_value(entry.clone())
                 .map_err(|e| InputError::new(FILE, format!("tool `{name}`: {e}")))?;
-            published.insert(name, tool);
+            published.insert(name.clone(), tool);
+            published_values.insert(name, entry);
         }
         let derived = section("derived")?.into_iter().collect();
         let mut features = BTreeMap::new();
@@ -76,6 +81,7 @@ impl Contract {
         };
         Ok(Contract {
             published,
+            published_values,
             derived,
             features,
             prompts,
@@ -112,7 +118,12 @@ impl Contract {
 
     /// Compares what rmcp serves for a tool with what the build step derived.
     pub fn check(&self, served: &::rmcp::model::Tool) -> Published {
-        let Some(derived) = self.derived.get(served.name.as_ref()) else {
+        let name = served.name.as_ref();
+        let Some(derived) = self
+            .derived
+            .get(name)
+            .or_else(|| self.published_values.get(name))
+        else {
             return Published::Unlocked;
         };
         let served = published_form(served);
@@ -225,5 +236,82 @@ pub(crate) fn report_of(kind: &str, name: &str, verdict: &Published) -> Option<S
                 list.join("; ")
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn contract() -> Contract {
+        let manifest = json!({
+            "derived": {"a": {"name": "a", "inputSchema": {"type": "object", "properties": {"to": {"type": "string"}}}}},
+            "published": {"a": {"name": "a", "inputSchema": {"type": "object", "properties": {
+                "to": {"type": "string"}, "from": {"type": "string", "deprecated": true}}}}},
+            "features": {"a": ["extra"]},
+            "prompts": {"p": {"name": "p", "description": "P."}}
+        });
+        Contract::from_build(&manifest.to_string(), r#"{"revision": "r", "tools": {}}"#).unwrap()
+    }
+
+    fn served(v: Value) -> ::rmcp::model::Tool {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn locked_when_served_as_derived_else_served_and_named() {
+        let c = contract();
+        let same = served(
+            json!({"name": "a", "inputSchema": {"properties": {"to": {"type": "string"}}, "type": "object"}}),
+        );
+        let (published, verdict) = c.publish(same);
+        assert_eq!(verdict, Published::Locked);
+        assert!(
+            published.input_schema["properties"].get("from").is_some(),
+            "transitions published"
+        );
+        let rewritten = served(
+            json!({"name": "a", "inputSchema": {"type": "object", "properties": {"to": {"type": "integer"}}}}),
+        );
+        let (published, verdict) = c.publish(rewritten);
+        let Published::Differs(d) = &verdict else {
+            panic!("{verdict:?}")
+        };
+        assert_eq!(d[0].pointer, "/inputSchema/properties/to/type");
+        assert!(
+            published.input_schema["properties"].get("from").is_none(),
+            "served as is"
+        );
+        let line = report("a", &verdict).unwrap();
+        assert!(
+            line.contains("tool `a`") && line.contains("/inputSchema/properties/to/type"),
+            "{line}"
+        );
+        let (_, verdict) = c.publish(served(
+            json!({"name": "b", "inputSchema": {"type": "object"}}),
+        ));
+        assert_eq!(verdict, Published::Unlocked);
+        assert!(report("b", &verdict)
+            .unwrap()
+            .contains("not in the lockfile"));
+        assert_eq!(c.features_of("a"), ["extra"]);
+    }
+
+    #[test]
+    fn prompts_compare_through_the_lockfile_model() {
+        let c = contract();
+        let p: ::rmcp::model::Prompt =
+            serde_json::from_value(json!({"name": "p", "description": "P."})).unwrap();
+        assert_eq!(c.check_prompt(&p), Published::Locked);
+        let q: ::rmcp::model::Prompt =
+            serde_json::from_value(json!({"name": "p", "description": "Q."})).unwrap();
+        assert!(matches!(c.check_prompt(&q), Published::Differs(_)));
+    }
+
+    #[test]
+    fn an_unreadable_manifest_is_an_error() {
+        let e = Contract::from_build("{}", r#"{"revision": "r", "tools": {}}"#).unwrap_err();
+        assert!(e.to_string().contains("no `published` object"), "{e}");
     }
 }
