@@ -34,6 +34,10 @@ pub struct Builder {
     package: Option<String>,
     mode: Option<Mode>,
     quiet: bool,
+    /// `(tool, published key, JSON text)` given with [`Builder::tool_field`].
+    tool_fields: Vec<(String, String, String)>,
+    /// `(prompt, published key, JSON text)` given with [`Builder::prompt_field`].
+    prompt_fields: Vec<(String, String, String)>,
 }
 
 /// The result of a successful [`Builder::generate`].
@@ -47,6 +51,10 @@ pub struct Snapshot {
     pub mode: Mode,
     /// Every source file read (absolute paths).
     pub sources: Vec<PathBuf>,
+    /// Every rmcp `#[tool]` found (see [`crate::rmcp`]).
+    pub rmcp_tools: Vec<crate::rmcp::FoundRmcpTool>,
+    /// The tools as rmcp derives them, before the record's transitions.
+    pub derived: Surface,
 }
 
 impl Builder {
@@ -99,6 +107,36 @@ impl Builder {
         self
     }
 
+    /// Gives one published field of an rmcp `#[tool]` verbatim, as JSON text
+    /// (`key`: `description`, `title`, `inputSchema`, `outputSchema`,
+    /// `annotations`, `icons`, `_meta`): the escape hatch for a value the
+    /// build step cannot read from source (a function call in
+    /// `input_schema = ...`, computed icons). The value is locked and
+    /// published as given; repeatable.
+    pub fn tool_field(
+        mut self,
+        tool: impl Into<String>,
+        key: impl Into<String>,
+        json: impl Into<String>,
+    ) -> Self {
+        self.tool_fields
+            .push((tool.into(), key.into(), json.into()));
+        self
+    }
+
+    /// Like [`Builder::tool_field`], for an rmcp `#[prompt]` (`key`:
+    /// `description`, `title`, `arguments`, `icons`, `_meta`).
+    pub fn prompt_field(
+        mut self,
+        prompt: impl Into<String>,
+        key: impl Into<String>,
+        json: impl Into<String>,
+    ) -> Self {
+        self.prompt_fields
+            .push((prompt.into(), key.into(), json.into()));
+        self
+    }
+
     /// Prints no `cargo:` directives (for use outside build scripts).
     pub fn quiet(mut self) -> Self {
         self.quiet = true;
@@ -148,9 +186,23 @@ impl Builder {
         let mut seen = BTreeMap::new();
         let mut sources: Vec<PathBuf> = Vec::new();
         let mut found_tools = Vec::new();
+        let mut rmcp_tools = Vec::new();
+        let fields = parse_fields(
+            &self.tool_fields,
+            "tool_field",
+            crate::rmcp::surface::TOOL_FIELD_KEYS,
+        )?;
+        let prompt_fields = parse_fields(
+            &self.prompt_fields,
+            "prompt_field",
+            crate::rmcp::prompts::PROMPT_FIELD_KEYS,
+        )?;
+        let mut seen_prompts = BTreeMap::new();
         for (root, kind) in &roots {
             let files = module_files(&manifest_dir, root)?;
             let tools = find_tools(&files)?;
+            let rmcp_found = crate::rmcp::find_rmcp_tools(&files)?;
+            let prompts_found = crate::rmcp::find_rmcp_prompts(&files)?;
             let mut index = TypeIndex::new(files);
             if let Some(info) = &info {
                 index = index.with_crates(info.deps_of_target(kind), info.crates.clone());
@@ -158,10 +210,32 @@ impl Builder {
             // A type from another crate loads that crate and derives again;
             // each round loads at least one crate, so this ends.
             loop {
-                let (mut trial, mut trial_seen) = (surface.clone(), seen.clone());
-                match add_tools(&mut trial, &mut trial_seen, &index, &tools) {
+                let (mut trial, mut trial_seen, mut trial_prompts) =
+                    (surface.clone(), seen.clone(), seen_prompts.clone());
+                let attempt = add_tools(&mut trial, &mut trial_seen, &index, &tools)
+                    .and_then(|()| {
+                        crate::rmcp::add_rmcp_tools(
+                            &mut trial,
+                            &mut trial_seen,
+                            &index,
+                            &manifest_dir,
+                            &rmcp_found,
+                            &fields,
+                        )
+                    })
+                    .and_then(|()| {
+                        crate::rmcp::add_rmcp_prompts(
+                            &mut trial,
+                            &mut trial_prompts,
+                            &index,
+                            &manifest_dir,
+                            &prompts_found,
+                            &prompt_fields,
+                        )
+                    });
+                match attempt {
                     Ok(()) => {
-                        (surface, seen) = (trial, trial_seen);
+                        (surface, seen, seen_prompts) = (trial, trial_seen, trial_prompts);
                         break;
                     }
                     Err(e) => {
@@ -182,7 +256,11 @@ impl Builder {
                 }
             }
             found_tools.extend(tools);
+            rmcp_tools.extend(rmcp_found);
         }
+        crate::rmcp::check_tool_fields(&fields, &surface)?;
+        crate::rmcp::link::check_prompt_fields(&prompt_fields, &surface)?;
+        let derived = surface.clone();
         // The migration record's transitions shape what is published and locked.
         let record_path = mcp_contract::migrations::path_for(&lock_path);
         let record = compat::read_record(&record_path)?;
@@ -202,6 +280,12 @@ impl Builder {
         if let Some(out_dir) = &out_dir {
             outputs::write_entries(&rendered, out_dir)?;
             compat::write_plan(&plan, out_dir)?;
+            crate::rmcp::write_manifest(out_dir, &derived, &surface, &rendered.value, &rmcp_tools)?;
+        }
+        if !self.quiet {
+            if let Some(warning) = crate::rmcp::unapplied_transitions_warning(&record, &sources) {
+                println!("cargo:warning={warning}");
+            }
         }
         let outcome = outputs::sync_lockfile(&rendered, &lock_path, &shown, &decision, &package)?;
         if let LockOutcome::Written(_) = outcome {
@@ -227,6 +311,8 @@ impl Builder {
             outcome,
             mode: decision.mode,
             sources,
+            rmcp_tools,
+            derived,
         })
     }
 
@@ -310,6 +396,34 @@ fn unavailable_note(e: Error, info: Option<&PackageInfo>) -> Error {
         }
         (e, _) => e,
     }
+}
+
+/// `(name, key, JSON text)` triples from `tool_field`/`prompt_field`,
+/// checked and parsed: unknown keys and malformed JSON fail the build.
+fn parse_fields(
+    given: &[(String, String, String)],
+    method: &str,
+    keys: &[&str],
+) -> Result<BTreeMap<String, BTreeMap<String, serde_json::Value>>, Error> {
+    let mut out: BTreeMap<String, BTreeMap<String, serde_json::Value>> = BTreeMap::new();
+    for (name, key, text) in given {
+        if !keys.contains(&key.as_str()) {
+            return Err(Error::Setup {
+                message: format!(
+                    "build.rs: {method}(\"{name}\", \"{key}\", ...): unknown key `{key}`"
+                ),
+                help: format!("use one of: {}", keys.join(", ")),
+            });
+        }
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::Setup {
+            message: format!("build.rs: {method}(\"{name}\", \"{key}\", ...): not JSON: {e}"),
+            help: "give the value as JSON text, e.g. r#\"{\"type\": \"object\"}\"# or r#\"\"A description.\"\"#".into(),
+        })?;
+        out.entry(name.clone())
+            .or_default()
+            .insert(key.clone(), value);
+    }
+    Ok(out)
 }
 
 fn env(name: &str) -> Option<String> {

@@ -40,6 +40,14 @@ pub enum Error {
     /// does not fit the sources; each problem is `file:line:col: message`
     /// with its `help:` line.
     Record { problems: Vec<String> },
+    /// An rmcp `#[tool]` whose published value the build step cannot read
+    /// from source (see [`crate::rmcp`]); `help` names the escape hatch.
+    Rmcp {
+        file: PathBuf,
+        line: usize,
+        message: String,
+        help: String,
+    },
     /// Reading or writing a file failed.
     Io {
         path: PathBuf,
@@ -103,6 +111,12 @@ impl fmt::Display for Error {
             }
             Error::Setup { message, help } => write!(f, "{message}\n  help: {help}"),
             Error::Record { problems } => write!(f, "{}", problems.join("\n")),
+            Error::Rmcp {
+                file,
+                line,
+                message,
+                help,
+            } => write!(f, "{}:{line}: {message}\n  help: {help}", file.display()),
             Error::Io {
                 path,
                 action,

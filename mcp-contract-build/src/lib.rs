@@ -22,6 +22,7 @@ pub mod error;
 pub mod metadata;
 pub mod mode;
 pub mod outputs;
+pub mod rmcp;
 pub mod surface;
 pub mod unapply;
 

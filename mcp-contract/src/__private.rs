@@ -82,6 +82,16 @@ pub fn rmcp_tool(entry: &str) -> rmcp::model::Tool {
     serde_json::from_str(entry).expect("mcp-contract: embedded tool entry is not an MCP tool")
 }
 
+/// What `mcp_contract::rmcp!()` expands to: the build step's output, which
+/// it wrote itself, so failing here is a bug in mcp-contract or a build
+/// script that did not run the build step.
+#[cfg(feature = "rmcp")]
+pub fn rmcp_contract(manifest: &str, plan: &str) -> crate::rmcp::Contract {
+    crate::rmcp::Contract::from_build(manifest, plan).unwrap_or_else(|e| {
+        panic!("mcp-contract: the build step's output is unreadable ({e}); run `cargo clean -p <this package>` and rebuild")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,6 +47,10 @@ pub mod migrations;
 pub mod model;
 #[cfg(feature = "gate")]
 pub mod report;
+/// rmcp servers written with rmcp's own macros: the `Contracted` wrapper,
+/// `assert_locked`, and the `rmcp!()` contract (feature `rmcp`).
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 #[cfg(feature = "gate")]
 pub mod rules;
 pub mod runtime;

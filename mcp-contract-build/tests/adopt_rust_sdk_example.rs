@@ -1,0 +1,220 @@
+//! Adoption the way a user does it, on a program nobody here wrote:
+//! rust-sdk's `examples/servers/src/structured_output.rs` (a complete stdio
+//! server for the current rmcp: `#[tool_router(router = ...)]`,
+//! `#[tool_handler(router = self.tool_router)]`, `Json<T>` outputs, a tool
+//! returning plain text), read in place from `../shared/rmcp-servers` and
+//! copied to a temporary crate with only what adoption adds:
+//! `build.rs` (`mcp_contract_build::snapshot()`), the build-dependency, and
+//! the wrapper line around the server it serves. The crate is built (the
+//! first build writes `contracts/mcp-contract.lock`), started, and what it
+//! publishes over stdio must equal the lockfile exactly.
+//!
+//! Its target directory is `target/adopt-rust-sdk` (kept between runs: only
+//! the first run compiles rmcp for it). Every example of `examples/servers`
+//! that is a complete program can be run the same way by setting
+//! `MCP_CONTRACT_ADOPT_ALL=1` (longer: see the README's evidence table).
+//! Without `../shared` the test says so and passes; with `CI` set it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mcp_contract::lockfile;
+use mcp_contract_driver::verify::verify;
+use mcp_contract_driver::{capture, Options, ServerCommand};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn examples_dir() -> Option<PathBuf> {
+    let dir =
+        repo().join("../shared/rmcp-servers/modelcontextprotocol__rust-sdk/examples/servers/src");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "{} is missing, and CI is set: this test must run",
+            dir.display()
+        );
+    }
+    eprintln!("SKIPPED: {} is missing", dir.display());
+    None
+}
+
+/// The program with the wrapper added: `.serve(stdio())` becomes
+/// `.with_contract(mcp_contract::rmcp!()).serve(stdio())`, and the trait is
+/// imported at the end of the file.
+fn adopt_source(text: &str) -> Option<String> {
+    text.contains(".serve(stdio())").then(|| {
+        format!(
+            "{}\nuse mcp_contract::rmcp::WithContract;\n",
+            text.replacen(
+                ".serve(stdio())",
+                ".with_contract(mcp_contract::rmcp!()).serve(stdio())",
+                1
+            )
+        )
+    })
+}
+
+fn adopt(name: &str, source: &str, full: bool) -> PathBuf {
+    let dir = repo().join("target/adopt-rust-sdk").join(name);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let repo = repo().canonicalize().unwrap();
+    let manifest = format!(
+        r#"[package]
+name = "{name}"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[workspace]
+
+[dependencies]
+rmcp = {{ version = "3.11", default-features = false, features = [{features}] }}
+tokio = {{ version = "1", features = ["macros", "rt-multi-thread", "io-std"] }}
+serde = {{ version = "1", features = ["derive"] }}
+serde_json = "1"
+schemars = "1"
+anyhow = "1"
+mcp-contract = {{ path = "{repo}/mcp-contract", features = ["rmcp"] }}
+{extra}
+[build-dependencies]
+mcp-contract-build = {{ path = "{repo}/mcp-contract-build" }}
+"#,
+        repo = repo.display(),
+        features = if full {
+            r#""server", "macros", "transport-io", "client", "elicitation""#
+        } else {
+            r#""server", "macros", "transport-io""#
+        },
+        extra = if full {
+            "tracing = \"0.1\"\ntracing-subscriber = { version = \"0.3\", features = [\"env-filter\", \"fmt\", \"std\"] }\nurl = \"2\"\n"
+        } else {
+            ""
+        },
+    );
+    let write = |p: PathBuf, t: &str| {
+        if std::fs::read_to_string(&p).ok().as_deref() != Some(t) {
+            std::fs::write(p, t).unwrap();
+        }
+    };
+    write(dir.join("Cargo.toml"), &manifest);
+    write(
+        dir.join("build.rs"),
+        "fn main() {\n    mcp_contract_build::snapshot();\n}\n",
+    );
+    write(dir.join("src/main.rs"), source);
+    // The workspace's versions, so the copy builds from what is already cached.
+    if !dir.join("Cargo.lock").exists() {
+        std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    }
+    let status = Command::new(env!("CARGO"))
+        .arg("build")
+        .arg("--quiet")
+        .current_dir(&dir)
+        .env(
+            "CARGO_TARGET_DIR",
+            dir.join(if full { "../target-all" } else { "../target" }),
+        )
+        .env_remove("CI")
+        .env("MCP_CONTRACT_LOCKED", "0")
+        .status()
+        .unwrap();
+    assert!(status.success(), "building the adopted `{name}` failed");
+    dir
+}
+
+fn published_equals_lockfile(name: &str, file: &Path, full: bool) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let source = adopt_source(&text).unwrap_or_else(|| panic!("{name}: no `.serve(stdio())`"));
+    let dir = adopt(name, &source, full);
+    let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
+    let bin = dir
+        .join(if full { "../target-all" } else { "../target" })
+        .join("debug")
+        .join(name);
+    let live = capture(
+        &ServerCommand::new(bin.display().to_string()),
+        &Options::default(),
+    )
+    .unwrap_or_else(|e| panic!("{name}: {}", e.summary()));
+    let v = verify(&locked, &live.surface);
+    assert!(
+        v.identical(),
+        "{name}: published != locked for {:?}: {:#?}",
+        v.differing,
+        v.report.changes
+    );
+    eprintln!(
+        "{name}: {} tools and {} prompts published over stdio, equal to the lockfile",
+        live.surface.tools.len(),
+        locked.prompts.len()
+    );
+}
+
+#[test]
+fn structured_output_publishes_its_lockfile() {
+    let Some(src) = examples_dir() else { return };
+    published_equals_lockfile(
+        "structured_output",
+        &src.join("structured_output.rs"),
+        false,
+    );
+}
+
+/// What each other complete stdio program of `examples/servers` does once
+/// adopted. Three print a banner to stdout before serving (not a valid stdio
+/// server: the driver refuses it, naming the line); `sampling_stdio`
+/// declares its one tool by hand in `list_tools` (nothing for the build step
+/// to find), so the wrapper publishes it unlocked and `verify` fails on it.
+#[test]
+fn every_stdio_example_with_mcp_contract_adopt_all() {
+    let Some(src) = examples_dir() else { return };
+    if std::env::var_os("MCP_CONTRACT_ADOPT_ALL").is_none() {
+        eprintln!("the other examples/servers programs run with MCP_CONTRACT_ADOPT_ALL=1");
+        return;
+    }
+    for name in ["prompt_stdio", "completion_stdio", "elicitation_stdio"] {
+        let text = std::fs::read_to_string(src.join(format!("{name}.rs"))).unwrap();
+        let dir = adopt(name, &adopt_source(&text).unwrap(), true);
+        let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
+        let bin = dir.join("../target-all/debug").join(name);
+        let err = capture(
+            &ServerCommand::new(bin.display().to_string()),
+            &Options::default(),
+        )
+        .err()
+        .unwrap_or_else(|| panic!("{name}: expected the stdout banner to be refused"));
+        assert!(
+            err.summary().contains("not a JSON-RPC message"),
+            "{name}: {}",
+            err.summary()
+        );
+        eprintln!(
+            "{name}: locked {} tools and {} prompts; not checkable over stdio: {}",
+            locked.tools.len(),
+            locked.prompts.len(),
+            err.summary()
+        );
+    }
+    let name = "sampling_stdio";
+    let text = std::fs::read_to_string(src.join(format!("{name}.rs"))).unwrap();
+    let dir = adopt(name, &adopt_source(&text).unwrap(), true);
+    let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
+    let bin = dir.join("../target-all/debug").join(name);
+    let live = capture(
+        &ServerCommand::new(bin.display().to_string()),
+        &Options::default(),
+    )
+    .unwrap_or_else(|e| panic!("{name}: {}", e.summary()));
+    let v = verify(&locked, &live.surface);
+    assert!(locked.tools.is_empty());
+    assert_eq!(v.differing.len(), live.surface.tools.len());
+    assert!(!v.differing.is_empty());
+    eprintln!(
+        "{name}: hand-declared tools {:?} are published unlocked; verify fails on them",
+        v.differing
+    );
+}

@@ -1,0 +1,527 @@
+//! The build step's rmcp discovery and derivation on real servers nobody
+//! here wrote: `../shared/rmcp-servers/` (source excerpts of six open-source
+//! rmcp servers, read in place). For every server:
+//! - every `#[tool]` attribute in its files is found (the count equals the
+//!   attribute lines in the files);
+//! - each found tool gets a schema, or a build error that names the file,
+//!   the line, the construct and an escape hatch; never a panic, never a
+//!   silent `{}`;
+//! - where rust-sdk's own tests (`crates/rmcp/tests/*.rs`) assert what rmcp
+//!   generates, the derived tool says the same.
+//!
+//! The excerpts are not buildable crates (modules and sibling crates are
+//! missing, most pin an older rmcp), so each source directory is indexed by
+//! path convention: a crate root (or each of several bin/test roots) at
+//! module `[]`, every other file at the module its path names. Types from
+//! sibling crates stay unresolved: their tools end in a build error, which
+//! is counted and printed (`--nocapture`) per server.
+//!
+//! Without `../shared` the test says so and passes; with `CI` set it fails.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use mcp_contract::Tool;
+use mcp_contract_build::derive::{ModuleFile, TypeIndex};
+use mcp_contract_build::rmcp::eval::eval_json;
+use mcp_contract_build::rmcp::prompts::prompt_for;
+use mcp_contract_build::rmcp::surface::tool_for;
+use mcp_contract_build::rmcp::{find_rmcp_prompts, find_rmcp_tools, FoundRmcpTool};
+use serde_json::{json, Value};
+
+fn shared() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/rmcp-servers");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "{} is missing, and CI is set: this test must run",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "SKIPPED: {} is missing (the test runs where ../shared exists)",
+        dir.display()
+    );
+    None
+}
+
+fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rs_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// Lines that are a `#[tool]` / `#[tool(` / `#[rmcp::tool...` attribute.
+fn attribute_lines(files: &[PathBuf], name: &str) -> BTreeSet<(PathBuf, usize)> {
+    let mut out = BTreeSet::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim_start();
+            for prefix in [
+                format!("#[{name}]"),
+                format!("#[{name}("),
+                format!("#[rmcp::{name}"),
+            ] {
+                if t.starts_with(&prefix) {
+                    out.insert((f.clone(), i + 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Module path of `file` under `src` by convention.
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs").to_string();
+    if stem != "mod" {
+        parts.push(stem);
+    }
+    parts
+}
+
+/// The indexes of one source directory: one per crate root (every other
+/// file of the directory included), or one for the whole directory.
+fn units(src: &Path, every_top_file_is_a_root: bool) -> Vec<Vec<ModuleFile>> {
+    let mut files = Vec::new();
+    rs_files(src, &mut files);
+    // A test crate (`tests/*.rs`) is compiled with `cfg(test)` on: its
+    // `#[cfg(test)]` modules are part of it.
+    let test_crate = src.ends_with("tests");
+    let parse = |p: &Path| {
+        let mut file = syn::parse_file(&std::fs::read_to_string(p).unwrap()).unwrap();
+        if test_crate {
+            for item in &mut file.items {
+                if let syn::Item::Mod(m) = item {
+                    m.attrs.retain(|a| !a.path().is_ident("cfg"));
+                }
+            }
+        }
+        file
+    };
+    let is_top = |p: &Path| p.parent() == Some(src);
+    let roots: Vec<PathBuf> = files
+        .iter()
+        .filter(|p| {
+            is_top(p)
+                && (every_top_file_is_a_root
+                    || p.file_name()
+                        .is_some_and(|n| n == "lib.rs" || n == "main.rs"))
+        })
+        .cloned()
+        .collect();
+    let rest: Vec<ModuleFile> = files
+        .iter()
+        .filter(|p| !roots.contains(p))
+        .map(|p| (p.clone(), parse(p), module_of(src, p)))
+        .collect();
+    if roots.is_empty() {
+        return vec![rest];
+    }
+    roots
+        .iter()
+        .map(|r| {
+            let mut unit = vec![(r.clone(), parse(r), vec![])];
+            unit.extend(rest.iter().cloned());
+            unit
+        })
+        .collect()
+}
+
+struct Outcome {
+    found: FoundRmcpTool,
+    result: Result<Tool, String>,
+}
+
+/// One `#[prompt]`: its name and its lockfile entry, or the build error.
+struct PromptOutcome {
+    name: String,
+    result: Result<Value, String>,
+}
+
+/// Discovery and derivation on every source directory of one server.
+fn run_server(server: &Path) -> (Vec<Outcome>, Vec<PromptOutcome>) {
+    let mut srcs = Vec::new();
+    let mut all = Vec::new();
+    rs_files(server, &mut all);
+    let dirs: BTreeSet<PathBuf> = all
+        .iter()
+        .map(|p| p.parent().unwrap().to_path_buf())
+        .collect();
+    for d in &dirs {
+        let is_src = d.file_name().is_some_and(|n| n == "src" || n == "tests")
+            && !dirs
+                .iter()
+                .any(|o| o != d && d.starts_with(o) && o.file_name().is_some_and(|n| n == "src"));
+        if is_src {
+            let many_roots = d.ends_with("tests") || d.ends_with("examples/servers/src");
+            srcs.push((d.clone(), many_roots));
+        }
+    }
+    // Source directories without a `src`/`tests` parent in the excerpt.
+    for d in &dirs {
+        if !srcs.iter().any(|(s, _)| d.starts_with(s)) {
+            let root = d
+                .ancestors()
+                .find(|a| a.file_name().is_some_and(|n| n == "src"));
+            if let Some(r) = root {
+                if !srcs.iter().any(|(s, _)| s == r) {
+                    srcs.push((r.to_path_buf(), false));
+                }
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut seen_prompts = BTreeSet::new();
+    let mut out = Vec::new();
+    let mut prompts = Vec::new();
+    for (src, many) in srcs {
+        for files in units(&src, many) {
+            let found = find_rmcp_tools(&files).expect("discovery");
+            let found_prompts = find_rmcp_prompts(&files).expect("prompt discovery");
+            let index = TypeIndex::new(files);
+            for p in found_prompts {
+                if !seen_prompts.insert((p.file.clone(), p.line)) {
+                    continue;
+                }
+                let result = prompt_for(&index, Path::new("/"), &p, &BTreeMap::new())
+                    .map(|p| p.to_entry())
+                    .map_err(|e| e.to_string());
+                prompts.push(PromptOutcome {
+                    name: p.name.clone(),
+                    result,
+                });
+            }
+            for f in found {
+                if !seen.insert((f.file.clone(), f.line)) {
+                    continue;
+                }
+                let result = tool_for(&index, Path::new("/"), &f, &BTreeMap::new())
+                    .map_err(|e| e.to_string());
+                out.push(Outcome { found: f, result });
+            }
+        }
+    }
+    (out, prompts)
+}
+
+fn check_server(name: &str) -> Option<Vec<Outcome>> {
+    let dir = shared()?.join(name);
+    let mut files = Vec::new();
+    rs_files(&dir, &mut files);
+    let attrs = attribute_lines(&files, "tool");
+    let (outcomes, prompts) = run_server(&dir);
+    let prompt_attrs = attribute_lines(&files, "prompt");
+    assert_eq!(
+        prompts.len(),
+        prompt_attrs.len(),
+        "{name}: {} #[prompt] attributes in the files, {} prompts found",
+        prompt_attrs.len(),
+        prompts.len()
+    );
+    let mut prompts_derived = 0;
+    for p in &prompts {
+        match &p.result {
+            Ok(_) => prompts_derived += 1,
+            Err(e) => {
+                assert!(e.contains(&format!("prompt `{}`", p.name)), "{name}: {e}");
+                assert!(
+                    e.contains("help:") && e.contains("mcp_contract"),
+                    "{name}: {e}"
+                );
+                eprintln!("  prompt error: {}", e.lines().next().unwrap_or_default());
+            }
+        }
+    }
+    if !prompts.is_empty() {
+        eprintln!(
+            "{name}: {} #[prompt] found (= attributes in the files), {prompts_derived} derived",
+            prompts.len()
+        );
+    }
+    // Every attribute found: compare the attribute lines with the fns found
+    // (each fn's line is after its attribute, before the next one).
+    let found: BTreeSet<PathBuf> = outcomes.iter().map(|o| o.found.file.clone()).collect();
+    for (f, line) in &attrs {
+        let n = outcomes
+            .iter()
+            .filter(|o| &o.found.file == f && o.found.line > *line && o.found.line <= line + 200)
+            .count();
+        if n == 0 {
+            eprintln!(
+                "{name}: no tool found after the attribute at {}:{line} ({} files with tools)",
+                f.display(),
+                found.len()
+            );
+        }
+    }
+    assert_eq!(
+        outcomes.len(),
+        attrs.len(),
+        "{name}: {} #[tool] attributes in the files, {} tools found",
+        attrs.len(),
+        outcomes.len()
+    );
+    let mut derived = 0;
+    let mut errors: BTreeMap<String, usize> = BTreeMap::new();
+    for o in &outcomes {
+        match &o.result {
+            Ok(tool) => {
+                derived += 1;
+                assert_ne!(
+                    tool.input_schema,
+                    json!({}),
+                    "{name}: `{}` input is `{{}}`",
+                    tool.name
+                );
+                assert_eq!(
+                    tool.input_schema["type"], "object",
+                    "{name}: `{}`",
+                    tool.name
+                );
+                if let Some(out) = &tool.output_schema {
+                    assert_ne!(out, &json!({}), "{name}: `{}` output is `{{}}`", tool.name);
+                }
+            }
+            Err(e) => {
+                let first = e.lines().next().unwrap_or_default();
+                let (file, _) = first.split_once(".rs:").unwrap_or_default();
+                assert!(
+                    !file.is_empty(),
+                    "{name}: error must name the file and line: {e}"
+                );
+                assert!(
+                    first.contains(&format!("tool `{}`", o.found.name)),
+                    "{name}: error must name the tool: {e}"
+                );
+                let help = e.lines().find(|l| l.trim_start().starts_with("help:"));
+                let help = help.unwrap_or_else(|| panic!("{name}: error without help: {e}"));
+                assert!(
+                    help.contains("mcp_contract"),
+                    "{name}: the help must name an escape hatch: {e}"
+                );
+                // The construct: `cannot derive a schema for `T`` or `cannot evaluate ...`.
+                let construct = first.split(": ").skip(2).collect::<Vec<_>>().join(": ");
+                *errors.entry(construct).or_default() += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{name}: {} #[tool] found (= attributes in the files), {derived} derived, {} build errors",
+        outcomes.len(),
+        outcomes.len() - derived
+    );
+    for (construct, n) in &errors {
+        eprintln!("  {n} × {construct}");
+    }
+    if name.contains("rust-sdk") {
+        PROMPTS
+            .with(|c| *c.borrow_mut() = prompts.into_iter().map(|p| (p.name, p.result)).collect());
+    }
+    Some(outcomes)
+}
+
+thread_local! {
+    static PROMPTS: std::cell::RefCell<Vec<(String, Result<Value, String>)>> = Default::default();
+}
+
+fn tool<'a>(outcomes: &'a [Outcome], file_suffix: &str, name: &str) -> &'a Tool {
+    let o = outcomes
+        .iter()
+        .find(|o| o.found.name == name && o.found.file.ends_with(file_suffix))
+        .unwrap_or_else(|| panic!("no tool `{name}` in {file_suffix}"));
+    o.result
+        .as_ref()
+        .unwrap_or_else(|e| panic!("`{name}`: {e}"))
+}
+
+#[test]
+fn rust_sdk_examples_and_tests() {
+    let Some(outcomes) = check_server("modelcontextprotocol__rust-sdk") else {
+        return;
+    };
+    let root = shared().unwrap().join("modelcontextprotocol__rust-sdk");
+    let mut equal = 0;
+
+    // test_complex_schema.rs: `expected_schema()` is the exact input schema.
+    let path = root.join("crates/rmcp/tests/test_complex_schema.rs");
+    let file = syn::parse_file(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let expected = file
+        .items
+        .iter()
+        .find_map(|i| match i {
+            syn::Item::Fn(f) if f.sig.ident == "expected_schema" => match f.block.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => eval_json(e).ok(),
+                _ => None,
+            },
+            _ => None,
+        })
+        .expect("expected_schema() is literal JSON");
+    assert_eq!(
+        tool(&outcomes, "test_complex_schema.rs", "chat").input_schema,
+        expected
+    );
+    equal += 1;
+
+    // test_tool_macros.rs: Option<String> is `["string", "null"]`, no `nullable`,
+    // the field's doc comment kept; a tool without parameters publishes
+    // rmcp's empty object.
+    let t = tool(&outcomes, "test_tool_macros.rs", "test_optional_i64");
+    let props = &t.input_schema["properties"];
+    assert_eq!(props["count"]["type"], json!(["integer", "null"]));
+    equal += 1;
+    let hello = tool(&outcomes, "test_tool_macros.rs", "hello");
+    assert_eq!(
+        hello.input_schema,
+        json!({"type": "object", "properties": {}})
+    );
+    assert_eq!(hello.description.as_deref(), Some("Say hello"));
+    equal += 1;
+
+    // test_json_schema_detection.rs: which tools have an output schema, and its type.
+    let f = "test_json_schema_detection.rs";
+    for (name, has, ty) in [
+        ("with-json", true, Some("object")),
+        ("without-json", false, None),
+        ("result-with-json", true, Some("object")),
+        ("explicit-schema", true, Some("object")),
+        ("with-json-array", true, Some("array")),
+        ("result-with-json-array", true, Some("array")),
+        ("with-json-string", true, Some("string")),
+    ] {
+        let t = tool(&outcomes, f, name);
+        assert_eq!(t.output_schema.is_some(), has, "{name}");
+        if let (Some(out), Some(ty)) = (&t.output_schema, ty) {
+            assert_eq!(out["type"], ty, "{name}");
+        }
+        equal += 1;
+    }
+    // `output_schema = schema_for_type::<TestData>()` is the untouched root
+    // schema (`$schema` and `title` kept), unlike a derived output schema.
+    let explicit = tool(&outcomes, f, "explicit-schema")
+        .output_schema
+        .clone()
+        .unwrap();
+    assert_eq!(explicit["title"], "TestData");
+
+    // test_structured_output.rs: `calculate` outputs sum and product; `greeting` has none.
+    let f = "test_structured_output.rs";
+    let calc = tool(&outcomes, f, "calculate")
+        .output_schema
+        .clone()
+        .unwrap();
+    let text = calc.to_string();
+    assert!(text.contains("sum") && text.contains("product"), "{text}");
+    assert!(tool(&outcomes, f, "get-greeting").output_schema.is_none());
+    equal += 2;
+
+    // test_tool_macro_annotations.rs: annotations as declared.
+    let annotated = outcomes
+        .iter()
+        .find(|o| o.found.file.ends_with("test_tool_macro_annotations.rs"))
+        .unwrap();
+    let t = annotated.result.as_ref().unwrap();
+    assert_eq!(t.name, "direct-annotated-tool");
+    assert_eq!(
+        t.description.as_deref(),
+        Some("Direct annotation test tool\nThis is used to test tool annotations")
+    );
+    assert_eq!(
+        t.annotations.clone().map(Value::Object),
+        Some(json!({"title": "Annotated Tool", "readOnlyHint": true}))
+    );
+    equal += 1;
+
+    // examples: `Json<i32>` output (a non-object output schema).
+    let f = "examples/transport/src/common/calculator.rs";
+    assert!(tool(&outcomes, f, "sum").output_schema.is_none());
+    let sub = tool(&outcomes, f, "sub").output_schema.clone().unwrap();
+    assert_eq!(
+        sub,
+        json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "integer", "format": "int32"})
+    );
+    equal += 2;
+    eprintln!(
+        "modelcontextprotocol__rust-sdk: {equal} tools checked equal to rust-sdk's own assertions"
+    );
+}
+
+#[test]
+fn nvim_mcp() {
+    check_server("linw1995__nvim-mcp");
+}
+
+#[test]
+fn rudof() {
+    let Some(outcomes) = check_server("rudof-project__rudof") else {
+        return;
+    };
+    // `name =` differs from the fn name; `description =` wins over the doc comment.
+    // `annotations(title = ...)` is published inside `annotations`.
+    let titled = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().ok())
+        .filter(|t| {
+            t.annotations
+                .as_ref()
+                .is_some_and(|a| a.contains_key("title"))
+        })
+        .count();
+    assert_eq!(titled, outcomes.len());
+}
+
+#[test]
+fn stakpak_agent() {
+    let Some(outcomes) = check_server("stakpak__agent") else {
+        return;
+    };
+    let routers: BTreeSet<String> = outcomes
+        .iter()
+        .filter_map(|o| o.found.router.clone())
+        .collect();
+    assert!(routers.len() >= 4, "four routers: {routers:?}");
+}
+
+#[test]
+fn mcp_server_terminal() {
+    check_server("aybelatchane__mcp-server-terminal");
+}
+
+#[test]
+fn spreadsheet_mcp() {
+    let Some(outcomes) = check_server("PSU3D0__spreadsheet-mcp") else {
+        return;
+    };
+    let gated: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| o.found.features.iter().any(|f| f == "recalc"))
+        .map(|o| o.found.name.as_str())
+        .collect();
+    assert!(
+        !gated.is_empty(),
+        "the recalc router is recorded with its feature"
+    );
+    eprintln!(
+        "PSU3D0__spreadsheet-mcp: {} tools gated on feature `recalc`",
+        gated.len()
+    );
+}

@@ -1,0 +1,299 @@
+//! [`Contracted`]: the `ServerHandler` wrapper. Any `ServerHandler` works,
+//! whether it uses `#[tool_handler]` or writes `list_tools`/`call_tool` by
+//! hand (allow-lists, several routers, feature-gated routers): the wrapper
+//! only ever replaces a tool the inner server serves, never adds one.
+
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+use ::rmcp::model::*;
+use ::rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use ::rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use super::contract::{report_of, Contract, Published};
+
+/// A server whose tools are published as locked and called through the
+/// compatibility layer: `Contracted::new(server, mcp_contract::rmcp!())`.
+pub struct Contracted<S> {
+    inner: S,
+    contract: Contract,
+    /// Tools already reported (each is reported once per process).
+    reported: Mutex<BTreeSet<String>>,
+}
+
+/// `server.with_contract(mcp_contract::rmcp!())`, for any `ServerHandler`.
+pub trait WithContract: ServerHandler {
+    fn with_contract(self, contract: Contract) -> Contracted<Self> {
+        Contracted::new(self, contract)
+    }
+}
+
+impl<S: ServerHandler> WithContract for S {}
+
+impl<S> Contracted<S> {
+    pub fn new(inner: S, contract: Contract) -> Self {
+        Contracted {
+            inner,
+            contract,
+            reported: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    pub fn contract(&self) -> &Contract {
+        &self.contract
+    }
+
+    /// The tool to publish for one the inner server serves; a tool not
+    /// published as locked is reported on stderr once (debug builds).
+    pub fn publish(&self, served: Tool) -> Tool {
+        let name = served.name.to_string();
+        let (tool, verdict) = self.contract.publish(served);
+        self.report_once("tool", &name, &verdict);
+        tool
+    }
+
+    /// The prompt to publish for one the inner server serves.
+    pub fn publish_prompt(&self, served: Prompt) -> Prompt {
+        let name = served.name.clone();
+        let (prompt, verdict) = self.contract.publish_prompt(served);
+        self.report_once("prompt", &name, &verdict);
+        prompt
+    }
+
+    fn report_once(&self, kind: &str, name: &str, verdict: &Published) {
+        if *verdict == Published::Locked || !cfg!(debug_assertions) {
+            return;
+        }
+        let first = self
+            .reported
+            .lock()
+            .map(|mut r| r.insert(format!("{kind} {name}")))
+            .unwrap_or(false);
+        if first {
+            if let Some(line) = report_of(kind, name, verdict) {
+                eprintln!("{line}");
+            }
+        }
+    }
+}
+
+#[allow(deprecated)]
+impl<S: ServerHandler> ServerHandler for Contracted<S> {
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let mut result = self.inner.list_tools(request, context).await?;
+        result.tools = std::mem::take(&mut result.tools)
+            .into_iter()
+            .map(|t| self.publish(t))
+            .collect();
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.inner.get_tool(name).map(|t| self.publish(t))
+    }
+
+    async fn call_tool(
+        &self,
+        mut request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(rejected) = self.contract.compat().prepare_rmcp(&mut request) {
+            return Ok(rejected.into());
+        }
+        self.inner.call_tool(request, context).await
+    }
+
+    // Everything else: the inner server's own answer.
+
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.inner.ping(context).await
+    }
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.inner.initialize(request, context).await
+    }
+    fn negotiate_initialize(
+        &self,
+        request: &InitializeRequestParams,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.inner.negotiate_initialize(request)
+    }
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        self.inner.supported_protocol_versions()
+    }
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        self.inner.discover(context).await
+    }
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.inner.complete(request, context).await
+    }
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.set_level(request, context).await
+    }
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.inner.get_prompt(request, context).await
+    }
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let mut result = self.inner.list_prompts(request, context).await?;
+        result.prompts = std::mem::take(&mut result.prompts)
+            .into_iter()
+            .map(|p| self.publish_prompt(p))
+            .collect();
+        Ok(result)
+    }
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.inner.list_resources(request, context).await
+    }
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.inner.list_resource_templates(request, context).await
+    }
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.inner.read_resource(request, context).await
+    }
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.inner.accepted_subscription_filter(requested)
+    }
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.inner.listen(context).await
+    }
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.subscribe(request, context).await
+    }
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.unsubscribe(request, context).await
+    }
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        self.inner.on_custom_request(request, context).await
+    }
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner.on_cancelled(notification, context).await
+    }
+    async fn on_progress(
+        &self,
+        notification: ProgressNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner.on_progress(notification, context).await
+    }
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.inner.on_initialized(context).await
+    }
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        self.inner.on_roots_list_changed(context).await
+    }
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner
+            .on_custom_notification(notification, context)
+            .await
+    }
+    fn get_info(&self) -> ServerConfig {
+        self.inner.get_info()
+    }
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.inner.get_task(request, context).await
+    }
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.update_task(request, context).await
+    }
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.cancel_task(request, context).await
+    }
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        self.inner.list_skills(request, context).await
+    }
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        self.inner.get_skill(request, context).await
+    }
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        self.inner.read_resource_directory(request, context).await
+    }
+}

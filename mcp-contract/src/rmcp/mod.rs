@@ -1,0 +1,48 @@
+//! The contract on an rmcp server written with rmcp's own macros (feature
+//! `rmcp`): one line makes what the server publishes the locked contract,
+//! and what it enforces the same contract.
+//!
+//! ```ignore
+//! // build.rs: fn main() { mcp_contract_build::snapshot() }
+//! let server = mcp_contract::rmcp::Contracted::new(Weather::new(), mcp_contract::rmcp!());
+//! server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+//! ```
+//!
+//! - [`Contract`]: what the build step wrote to `OUT_DIR` for this package
+//!   (every tool as published, with the migration record's transitions
+//!   applied; every tool as rmcp derives it; the compatibility plan),
+//!   embedded with [`crate::rmcp!`].
+//! - [`Contracted`]: a `ServerHandler` around any `ServerHandler`. It lists
+//!   what the inner server lists, each tool replaced by its locked definition;
+//!   runs the compatibility layer before the inner `call_tool`; delegates
+//!   every other request untouched.
+//! - [`assert_locked`]: the same comparison in a test, on a `ToolRouter`,
+//!   with no process started.
+
+mod assert;
+mod contract;
+mod contracted;
+mod json_diff;
+
+pub use assert::{assert_locked, assert_prompts_locked, locked_differences};
+pub use contract::{Contract, Published};
+pub use contracted::{Contracted, WithContract};
+pub use json_diff::{first_differences, Difference};
+
+/// The [`Contract`] the build step (`mcp-contract-build`, from `build.rs`)
+/// generated for this package: `Contracted::new(server, mcp_contract::rmcp!())`.
+#[macro_export]
+macro_rules! rmcp {
+    () => {
+        $crate::__private::rmcp_contract(
+            ::core::include_str!(::core::concat!(
+                ::core::env!("OUT_DIR"),
+                "/mcp-contract-rmcp.json"
+            )),
+            ::core::include_str!(::core::concat!(
+                ::core::env!("OUT_DIR"),
+                "/mcp-contract-compat/plan.json"
+            )),
+        )
+    };
+}
