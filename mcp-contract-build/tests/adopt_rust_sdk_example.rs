@@ -136,7 +136,7 @@ fn published_equals_lockfile(name: &str, file: &Path, full: bool) {
         .join("debug")
         .join(name);
     let live = capture(
-        &ServerCommand::new(bin.display().to_string()),
+        ServerCommand::new(bin.display().to_string()),
         &Options::default(),
     )
     .unwrap_or_else(|e| panic!("{name}: {}", e.summary()));
@@ -182,7 +182,7 @@ fn every_stdio_example_with_mcp_contract_adopt_all() {
         let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
         let bin = dir.join("../target-all/debug").join(name);
         let err = capture(
-            &ServerCommand::new(bin.display().to_string()),
+            ServerCommand::new(bin.display().to_string()),
             &Options::default(),
         )
         .err()
@@ -205,7 +205,7 @@ fn every_stdio_example_with_mcp_contract_adopt_all() {
     let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
     let bin = dir.join("../target-all/debug").join(name);
     let live = capture(
-        &ServerCommand::new(bin.display().to_string()),
+        ServerCommand::new(bin.display().to_string()),
         &Options::default(),
     )
     .unwrap_or_else(|e| panic!("{name}: {}", e.summary()));

@@ -92,19 +92,19 @@ async fn wrapped_server_accepts_the_old_name_and_refuses_a_conflict() {
 #[test]
 fn wrapped_server_verifies_and_replays() {
     let locked = lockfile::read(&contracts().join("mcp-contract.lock")).unwrap();
-    let live = capture(&command(false), &Options::default()).unwrap();
+    let live = capture(command(false), &Options::default()).unwrap();
     let v = verify(&locked, &live.surface);
     assert!(v.identical(), "published != locked: {:?}", v.differing);
     let fixtures = fixtures::read_dir(&contracts().join("fixtures")).unwrap();
     assert_eq!(fixtures.len(), 3);
-    let report = replay_server(&command(false), &Options::default(), &fixtures).unwrap();
+    let report = replay_server(command(false), &Options::default(), &fixtures).unwrap();
     assert_eq!((report.passed(), report.failed()), (3, 0), "{report:?}");
 }
 
 #[test]
 fn without_the_wrapper_verify_and_replay_fail_naming_the_field() {
     let locked = lockfile::read(&contracts().join("mcp-contract.lock")).unwrap();
-    let live = capture(&command(true), &Options::default()).unwrap();
+    let live = capture(command(true), &Options::default()).unwrap();
     let v = verify(&locked, &live.surface);
     assert_eq!(v.differing, ["get_forecast"]);
     let named: Vec<String> = v
@@ -119,7 +119,7 @@ fn without_the_wrapper_verify_and_replay_fail_naming_the_field() {
     );
 
     let fixtures = fixtures::read_dir(&contracts().join("fixtures")).unwrap();
-    let report = replay_server(&command(true), &Options::default(), &fixtures).unwrap();
+    let report = replay_server(command(true), &Options::default(), &fixtures).unwrap();
     let failed: Vec<String> = report
         .entries
         .iter()
