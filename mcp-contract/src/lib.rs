@@ -31,6 +31,7 @@ pub mod runtime;
 pub mod schema;
 pub mod segments;
 pub mod suggest;
+pub mod witness;
 
 #[doc(hidden)]
 pub mod __private;

@@ -37,6 +37,12 @@ pub struct Change {
     pub message: String,
     /// A hint such as a probable rename target.
     pub hint: Option<String>,
+    /// A concrete call (or result, or hint) that shows the break; filled by
+    /// the witness pass ([`crate::witness`]) after the diff, never by it.
+    pub witness: Option<crate::witness::Witness>,
+    /// How the verdict is backed; `None` until the witness pass ran, and for
+    /// changes that are not breaking.
+    pub proof: Option<crate::witness::Proof>,
 }
 
 impl Change {
@@ -50,6 +56,8 @@ impl Change {
             subject: None,
             message,
             hint: None,
+            witness: None,
+            proof: None,
         }
     }
 
