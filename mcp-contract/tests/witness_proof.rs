@@ -370,7 +370,10 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
         match c.proof.as_ref().expect("every breaking change has a proof") {
             Proof::Proven => t.proven += 1,
             Proof::ByConstruction => t.by_construction += 1,
-            Proof::Unproven { .. } => *t.unproven.entry(c.rule.to_string()).or_default() += 1,
+            Proof::Unproven { reason } => {
+                *t.unproven.entry(c.rule.to_string()).or_default() += 1;
+                dump(c, reason, &old, &new);
+            }
         }
         let Some(w) = &c.witness else { continue };
         let ok = match w.kind {
@@ -391,6 +394,18 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
         if t.examples.len() < 8 && t.breaking % 97 == 1 {
             t.examples.push(format!("{} {}: {}", c.rule, c.pointer, w.sentence()));
         }
+    }
+}
+
+/// `MCP_CONTRACT_WITNESS_DUMP=FILE` appends every unproven verdict (for work on the engine's precision).
+fn dump(c: &mcp_contract::Change, reason: &str, old: &Value, new: &Value) {
+    let Some(path) = std::env::var_os("MCP_CONTRACT_WITNESS_DUMP") else {
+        return;
+    };
+    let line = json!({"rule": c.rule, "pointer": c.pointer, "reason": reason, "old": old, "new": new}).to_string() + "\n";
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        let _ = f.write_all(line.as_bytes());
     }
 }
 

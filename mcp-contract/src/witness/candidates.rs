@@ -138,8 +138,8 @@ pub fn candidates(f: &Focus<'_>) -> Vec<Value> {
             for m in src_objects().collect::<Vec<_>>() {
                 let mut without = m.clone();
                 without.remove(name);
+                c.push(Value::Object(without.clone()));
                 if f.keyword == Some("required") {
-                    c.push(Value::Object(without));
                     continue;
                 }
                 for (root, n) in both() {

@@ -36,6 +36,8 @@ mod sample;
 mod search;
 
 #[cfg(feature = "validate")]
+pub use fixtures::{fixture_for, write_fixtures, WrittenFixture};
+#[cfg(feature = "validate")]
 pub use search::{attach, attach_changes, Options};
 
 use serde_json::Value;

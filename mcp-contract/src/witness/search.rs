@@ -179,6 +179,12 @@ fn prove(
         site.keyword = Some("property-removed".into());
     }
     let search = Search {
+        pointer_tail: c
+            .pointer
+            .split('/')
+            .skip(2)
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect(),
         site: &site,
         subject: c.subject.as_deref(),
         input,
@@ -472,6 +478,8 @@ fn fill_required(root: &Value, flat: &Map<String, Value>, m: &mut Map<String, Va
 /// One witness search.
 struct Search<'a> {
     site: &'a Site,
+    /// The change's pointer inside the schema, as segments (after `/inputSchema`).
+    pointer_tail: Vec<String>,
     subject: Option<&'a str>,
     input: bool,
     old: (&'a Value, &'a Validator),
@@ -492,6 +500,87 @@ struct Hit {
     kind: WitnessKind,
     detail: String,
     tier: Tier,
+}
+
+/// Keywords whose failure may come from anything below them.
+fn combinator(k: &str) -> bool {
+    matches!(
+        k,
+        "anyOf" | "oneOf" | "allOf" | "not" | "if" | "then" | "else" | "dependentSchemas" | "$ref"
+            | "false" | "unevaluatedProperties" | "unevaluatedItems" | "contentSchema"
+    )
+}
+
+/// Keywords that fail for the same reason.
+fn family(k: &str) -> &str {
+    match k {
+        "type" | "enum" | "const" => "values",
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "range",
+        "minLength" | "maxLength" => "length",
+        "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "contains" => "items-size",
+        "minProperties" | "maxProperties" => "members-size",
+        "additionalProperties" | "properties" | "patternProperties" | "propertyNames" | "property-removed" => "members",
+        "dependentRequired" | "dependencies" => "dependent",
+        other => other,
+    }
+}
+
+/// Schema path segments with `$ref` hops and alternative branches removed
+/// (the engine's pointers follow references and merge branches).
+fn normalize(segs: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    let mut i = 0;
+    while i < segs.len() {
+        let s = segs[i].as_str();
+        if s == "$ref" {
+            i += 1;
+            continue;
+        }
+        if matches!(s, "anyOf" | "oneOf" | "allOf")
+            && segs.get(i + 1).is_some_and(|n| n.parse::<usize>().is_ok())
+        {
+            i += 2;
+            continue;
+        }
+        out.push(segs[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// Does a validation error at schema evaluation path `eval` come from the
+/// change at `pointer` (its segments after the schema name)? Same node and
+/// same kind of keyword, a combinator above the change, or (for keywords
+/// that hold sub-schemas) anything below it.
+fn attributable(site: &Site, pointer: &[String], eval: &str) -> bool {
+    let eval: Vec<String> = eval.split('/').skip(1).map(String::from).collect();
+    let (Some((ek, enode)), Some(ck)) = (eval.split_last(), site.keyword.as_deref()) else {
+        return true;
+    };
+    let enode = normalize(enode);
+    // the change's node: the pointer without the keyword (and its key)
+    let cut = pointer
+        .iter()
+        .rposition(|t| t == ck)
+        .unwrap_or(pointer.len());
+    let mut cnode = normalize(&pointer[..cut]);
+    if ck == "property-removed" {
+        // the pointer names the removed property; its object is the node
+        cnode = normalize(&pointer[..pointer.len().saturating_sub(2)]);
+    }
+    let (ek, ck) = (ek.as_str(), ck);
+    if enode == cnode {
+        return combinator(ek) || combinator(ck) || family(ek) == family(ck)
+            || (family(ck) == "members" && ek == "required");
+    }
+    if enode.len() < cnode.len() && cnode.starts_with(&enode) {
+        return combinator(ek);
+    }
+    if enode.len() > cnode.len() && enode.starts_with(&cnode) {
+        return combinator(ck)
+            || matches!(ck, "items" | "prefixItems" | "additionalItems" | "additionalProperties" | "patternProperties" | "contains" | "propertyNames");
+    }
+    false
 }
 
 /// Integer range of a serde integer `format` (schemars spellings).
@@ -562,19 +651,28 @@ impl Search<'_> {
         } else {
             WitnessKind::Unexpected
         };
-        if let Err(e) = vo.validate(inst) {
-            let err_at = e.instance_path().as_str().to_string();
-            let tier = if err_at.starts_with(&to_pointer(at)) {
-                Tier::AtNode
-            } else {
-                Tier::Elsewhere
-            };
+        if !vo.is_valid(inst) {
+            // the error that this change explains, if the validator names one
+            let mut first: Option<String> = None;
+            for e in vo.iter_errors(inst).take(16) {
+                let eval = e.evaluation_path().as_str().to_string();
+                if attributable(self.site, &self.pointer_tail, &eval) {
+                    return Some(Hit {
+                        inst: inst.clone(),
+                        at: at.to_vec(),
+                        kind,
+                        detail: error_detail(&e),
+                        tier: Tier::AtNode,
+                    });
+                }
+                first.get_or_insert_with(|| error_detail(&e));
+            }
             return Some(Hit {
                 inst: inst.clone(),
                 at: at.to_vec(),
                 kind,
-                detail: error_detail(&e),
-                tier,
+                detail: first.unwrap_or_default(),
+                tier: Tier::Elsewhere,
             });
         }
         // integer widths: the validator does not know serde's ranges
@@ -642,27 +740,59 @@ impl Search<'_> {
             bounds.extend(cands);
             cands = bounds;
         }
+        // contexts, built once: the source side's sample, the other side's, other branches
+        let contexts: Vec<(Value, Vec<String>)> = (0..4)
+            .map(|ctx| {
+                let root = if ctx % 2 == 0 { src_root } else { other_root };
+                embed(root, &self.site.steps, Value::Null, ctx / 2, false)
+            })
+            .collect();
+        // per context: does some value at the node pass both sides? Then a
+        // rejection elsewhere in the instance is still caused by the node's value.
+        let controls: Vec<Value> = focus
+            .src_nodes
+            .iter()
+            .map(|n| (src_root, *n))
+            .chain(focus.other_nodes.iter().map(|n| (other_root, *n)))
+            .flat_map(|(r, n)| (0..3).map(move |v| sample::sample(r, n, v)))
+            .take(12)
+            .collect();
+        let mut controlled: Vec<Option<bool>> = vec![None; contexts.len()];
         let mut tried = 0usize;
         let mut fallback: Option<Hit> = None;
         let mut ignored: Option<Hit> = None;
         'outer: for cand in &cands {
-            for ctx in 0..4 {
+            for (ci, (base, at)) in contexts.iter().enumerate() {
                 if tried >= self.budget {
                     break 'outer;
                 }
                 tried += 1;
-                // contexts: the source side's sample, the other side's, other branches
-                let root = if ctx % 2 == 0 { src_root } else { other_root };
-                let (inst, at) = embed(root, &self.site.steps, cand.clone(), ctx / 2, false);
-                if let Some(hit) = self.check(&inst, &at, &ints) {
+                let mut inst = base.clone();
+                match pointer_mut(&mut inst, at) {
+                    Some(slot) => *slot = cand.clone(),
+                    None => continue,
+                }
+                if let Some(hit) = self.check(&inst, at, &ints) {
                     match (hit.kind, hit.tier) {
                         (WitnessKind::Ignored, _) => {
                             ignored.get_or_insert(hit);
                         }
                         (_, Tier::AtNode) => return self.finish(hit),
-                        _ => {
-                            fallback.get_or_insert(hit);
+                        _ if fallback.is_none() => {
+                            let ok = *controlled[ci].get_or_insert_with(|| {
+                                controls.iter().any(|c| {
+                                    let mut inst = base.clone();
+                                    if let Some(slot) = pointer_mut(&mut inst, at) {
+                                        *slot = c.clone();
+                                    }
+                                    self.old.1.is_valid(&inst) && self.new.1.is_valid(&inst)
+                                })
+                            });
+                            if ok {
+                                fallback = Some(hit);
+                            }
                         }
+                        _ => {}
                     }
                 }
             }
