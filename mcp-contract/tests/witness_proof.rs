@@ -347,8 +347,99 @@ fn surface(schema: &Value, dir: Direction) -> Surface {
     s
 }
 
+/// Random instances guided by a schema (the soundness run's generator):
+/// an independent oracle for verdicts the search left unproven.
+fn instance(schema: &Value, root: &Value, r: &mut Rng, depth: usize) -> Value {
+    if depth > 6 || r.chance(8) {
+        return pool(r.next());
+    }
+    let Some(m) = schema.as_object() else {
+        return pool(r.next());
+    };
+    if let Some(t) = m
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|s| s.strip_prefix('#'))
+        .and_then(|p| root.pointer(p))
+    {
+        return instance(t, root, r, depth + 1);
+    }
+    if let Some(c) = m.get("const") {
+        return c.clone();
+    }
+    if let Some(Value::Array(e)) = m.get("enum") {
+        if !e.is_empty() && r.chance(85) {
+            return e[r.below(e.len() as u64) as usize].clone();
+        }
+    }
+    for kw in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(bs)) = m.get(kw) {
+            if !bs.is_empty() && r.chance(70) {
+                return instance(&bs[r.below(bs.len() as u64) as usize], root, r, depth + 1);
+            }
+        }
+    }
+    let ty = match m.get("type") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(a)) if !a.is_empty() => a[r.below(a.len() as u64) as usize]
+            .as_str()
+            .unwrap_or("null")
+            .to_string(),
+        _ if m.contains_key("properties") => "object".into(),
+        _ if m.contains_key("items") => "array".into(),
+        _ => TYPES[r.below(7) as usize].into(),
+    };
+    match ty.as_str() {
+        "object" => {
+            let mut out = Map::new();
+            let required: Vec<String> = m
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .unwrap_or_default();
+            for (k, p) in m.get("properties").and_then(Value::as_object).into_iter().flatten() {
+                if required.contains(k) || r.chance(60) {
+                    out.insert(k.clone(), instance(p, root, r, depth + 1));
+                }
+            }
+            for k in required {
+                out.entry(k).or_insert_with(|| pool(r.next()));
+            }
+            if let Some(ap @ Value::Object(_)) = m.get("additionalProperties") {
+                if r.chance(40) {
+                    out.insert("z".into(), instance(ap, root, r, depth + 1));
+                }
+            }
+            Value::Object(out)
+        }
+        "array" => {
+            let items = m.get("items").cloned().unwrap_or(json!({}));
+            Value::Array((0..r.below(4)).map(|_| instance(&items, root, r, depth + 1)).collect())
+        }
+        "integer" => json!(r.below(14) as i64 - 3),
+        "number" if r.chance(50) => json!((r.below(20) as f64) / 2.0 - 3.25),
+        "number" => json!(r.below(14) as i64 - 3),
+        "string" => json!(["", "a", "b", "ab", "ba", "abc", "bb", "aab"][r.below(8) as usize]),
+        "boolean" => json!(r.chance(50)),
+        _ => Value::Null,
+    }
+}
+
+/// Does the random oracle find an instance that the source side accepts and the other rejects?
+fn oracle_finds(src: &Value, vs: &jsonschema::Validator, vo: &jsonschema::Validator, seed: u64) -> bool {
+    let mut r = Rng(seed | 1);
+    (0..ORACLE_INSTANCES).any(|_| {
+        let inst = json!({"v": instance(&src["properties"]["v"], src, &mut r, 0)});
+        vs.is_valid(&inst) && !vo.is_valid(&inst)
+    })
+}
+
+const ORACLE_INSTANCES: usize = 400;
+
 #[derive(Default)]
 struct Tally {
+    /// Unproven verdicts on pairs where the random oracle found a counterexample (search misses).
+    missed: BTreeMap<String, usize>,
     breaking: usize,
     proven: usize,
     by_construction: usize,
@@ -372,7 +463,14 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
             Proof::ByConstruction => t.by_construction += 1,
             Proof::Unproven { reason } => {
                 *t.unproven.entry(c.rule.to_string()).or_default() += 1;
-                dump(c, reason, &old, &new);
+                let found = match dir {
+                    Direction::Input => oracle_finds(&old, &vo, &vn, t.breaking as u64),
+                    Direction::Output => oracle_finds(&new, &vn, &vo, t.breaking as u64),
+                };
+                dump(c, reason, &old, &new, found);
+                if found {
+                    *t.missed.entry(c.rule.to_string()).or_default() += 1;
+                }
             }
         }
         let Some(w) = &c.witness else { continue };
@@ -398,11 +496,11 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
 }
 
 /// `MCP_CONTRACT_WITNESS_DUMP=FILE` appends every unproven verdict (for work on the engine's precision).
-fn dump(c: &mcp_contract::Change, reason: &str, old: &Value, new: &Value) {
+fn dump(c: &mcp_contract::Change, reason: &str, old: &Value, new: &Value, oracle: bool) {
     let Some(path) = std::env::var_os("MCP_CONTRACT_WITNESS_DUMP") else {
         return;
     };
-    let line = json!({"rule": c.rule, "pointer": c.pointer, "reason": reason, "old": old, "new": new}).to_string() + "\n";
+    let line = json!({"rule": c.rule, "pointer": c.pointer, "reason": reason, "old": old, "new": new, "oracle_found": oracle}).to_string() + "\n";
     use std::io::Write;
     if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
         let _ = f.write_all(line.as_bytes());
@@ -435,6 +533,13 @@ fn breaking_verdicts_carry_checked_witnesses() {
         println!(
             "witnesses ({dir:?}, seed {seed}, {cases} pairs): {} breaking verdicts, {} proven, {} by construction ({share:.1}% backed); unproven by rule: {:?}",
             t.breaking, t.proven, t.by_construction, t.unproven
+        );
+        let missed: usize = t.missed.values().sum();
+        let unproven: usize = t.unproven.values().sum();
+        println!(
+            "  of {unproven} unproven, the random oracle ({ORACLE_INSTANCES} instances) found a counterexample on the pair for {missed} (search misses, by rule: {:?}); for the other {} neither found one: candidates for the engine to drop",
+            t.missed,
+            unproven - missed
         );
         for e in &t.examples {
             println!("  e.g. {e}");

@@ -243,12 +243,18 @@ pub fn of_type(root: &Value, m: &Map<String, Value>, t: &str, variant: usize, de
     match t {
         "object" => object(root, m, variant, depth),
         "array" => array(root, m, variant, depth),
-        "string" => strings(m).into_iter().nth(variant % 2).unwrap_or_else(|| json!("a")),
-        "integer" => numbers(m, true).into_iter().next().unwrap_or(json!(0)),
-        "number" => numbers(m, false).into_iter().next().unwrap_or(json!(0)),
+        "string" => pick(strings(m), variant).unwrap_or_else(|| json!("a")),
+        "integer" => pick(numbers(m, true), variant).unwrap_or(json!(0)),
+        "number" => pick(numbers(m, false), variant).unwrap_or(json!(0)),
         "boolean" => json!(variant % 2 == 1),
         _ => Value::Null,
     }
+}
+
+/// The `variant`-th value (wrapping), so that other variants give other values.
+fn pick(v: Vec<Value>, variant: usize) -> Option<Value> {
+    let n = v.len();
+    v.into_iter().nth(variant % n.max(1))
 }
 
 fn names(v: Option<&Value>) -> Vec<String> {
