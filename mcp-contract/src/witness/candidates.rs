@@ -65,9 +65,11 @@ pub fn nodes_at<'a>(root: &'a Value, steps: &[Step]) -> Vec<&'a Value> {
         };
         for &s in &cur {
             if let Step::Branch(kw, i) = step {
+                // a side without that branch: the node itself is what applies
                 let r = resolve(root, s);
-                if let Some(b) = r.get(*kw).and_then(|a| a.get(*i)) {
-                    add(b, &mut next);
+                match r.get(*kw).and_then(|a| a.get(*i)) {
+                    Some(b) => add(b, &mut next),
+                    None => add(s, &mut next),
                 }
                 continue;
             }
@@ -188,6 +190,27 @@ pub fn candidates(f: &Focus<'_>) -> Vec<Value> {
                     }
                 }
                 c.push(Value::Object(o));
+            }
+        }
+        Some("dependentSchemas") => {
+            let mut keys: Vec<String> = vec![];
+            for (root, n) in both() {
+                let flat = flatten(root, n, 0);
+                for k in flat.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k) {
+                    if !keys.contains(k) {
+                        keys.push(k.clone());
+                    }
+                }
+            }
+            let flat = f.src_nodes.first().map(|n| flatten(f.src_root, n, 0)).unwrap_or_default();
+            for m in src_objects().collect::<Vec<_>>() {
+                for k in keys.iter().take(8) {
+                    for v in 0..3 {
+                        let mut o = m.clone();
+                        o.insert(k.clone(), sample::sample(f.src_root, member_schema(&flat, k), v));
+                        c.push(Value::Object(o));
+                    }
+                }
             }
         }
         Some("additionalProperties") | Some("patternProperties") | Some("propertyNames") | Some("unevaluatedProperties") => {

@@ -315,6 +315,14 @@ fn object(root: &Value, m: &Map<String, Value>, variant: usize, depth: usize) ->
         }
         i += 1;
     }
+    // every other pair of variants: the optional members too
+    if (variant / 2) % 2 == 1 {
+        for k in m.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k).take(16) {
+            if !want.contains(k) {
+                want.push(k.clone());
+            }
+        }
+    }
     let min = m.get("minProperties").and_then(Value::as_u64).unwrap_or(0) as usize;
     if want.len() < min {
         if let Some(ps) = m.get("properties").and_then(Value::as_object) {
@@ -335,7 +343,7 @@ fn object(root: &Value, m: &Map<String, Value>, variant: usize, depth: usize) ->
     }
     for k in want {
         let s = member_schema(m, &k);
-        out.insert(k, sample_at(root, s, variant % 3, depth + 1));
+        out.insert(k, sample_at(root, s, variant % 2, depth + 1));
     }
     Value::Object(out)
 }

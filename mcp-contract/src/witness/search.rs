@@ -192,7 +192,42 @@ fn prove(
         new: (&ns, &vn),
         budget: opts.budget,
     };
-    search.run(rule)
+    match search.run(rule) {
+        (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
+            Some(why) => unproven(format!("compatible: {why}; the engine should not report it ({reason})")),
+            None => unproven(reason),
+        },
+        found => found,
+    }
+}
+
+/// When the search finds nothing, can we see why nothing exists? A
+/// conjunctive keyword (one the engine does not compare) removed from an
+/// input schema, or added to an output schema, only widens what is accepted
+/// (narrows what is returned), unless it sits under a `not`.
+fn compatible(site: &Site, rule: &str, os: &Value, ns: &Value, input: bool) -> Option<String> {
+    if !rule.ends_with(".constraint-changed") || site.steps.contains(&Step::Not) {
+        return None;
+    }
+    let kw = site.keyword.as_deref()?;
+    let has = |root: &Value| {
+        candidates::nodes_at(root, &site.steps)
+            .iter()
+            .any(|n| resolve(root, n).get(kw).is_some())
+    };
+    let (before, after) = (has(os), has(ns));
+    let conjunctive = matches!(
+        kw,
+        "dependentSchemas" | "if" | "then" | "else" | "unevaluatedProperties" | "unevaluatedItems"
+    );
+    if !conjunctive {
+        return None;
+    }
+    match (input, before, after) {
+        (true, true, false) => Some(format!("`{kw}` was removed from an input schema, which only accepts more")),
+        (false, false, true) => Some(format!("`{kw}` was added to an output schema, which only returns less")),
+        _ => None,
+    }
 }
 
 /// The effective hints of an annotations object (spec defaults applied).
