@@ -134,3 +134,53 @@ pub fn write_fixtures(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::Change;
+
+    fn gated(rule: &'static str, pointer: &str, subject: &str, args: Value, kind: WitnessKind) -> Gated {
+        let mut change = Change::new(rule, "t", pointer.into(), "m".into()).with_subject(subject);
+        change.witness = Some(Witness { kind, value: args, detail: "d".into() });
+        Gated { change, acknowledged_by: Some(0), fails: false, migration_entry: None }
+    }
+
+    fn record(transition: &str, rule: &str, pointer: &str, subject: &str) -> MigrationRecord {
+        let text = format!(
+            "version = 1\n[[acknowledge]]\ntool = \"t\"\nrule = \"{rule}\"\npointer = \"{pointer}\"\nsubject = \"{subject}\"\nreason = \"r\"\nowner = \"o\"\ntransition = {transition}\n"
+        );
+        let (r, problems) = crate::migrations::parse(&text, "m.toml");
+        assert!(problems.is_empty(), "{problems:?}");
+        r
+    }
+
+    #[test]
+    fn a_rename_expects_normalized_success() {
+        let g = gated("input.property-removed", "/inputSchema/properties/q", "q", json!({"q": "a"}), WitnessKind::Ignored);
+        let r = record("{ kind = \"rename\", from = \"q\", to = \"query\" }", "input.property-removed", "/inputSchema/properties/q", "q");
+        let f = fixture_for(&g, &r).unwrap();
+        assert_eq!(f["expect"]["outcome"], "success");
+        assert_eq!(f["x-normalized"], json!({"query": "a"}));
+    }
+
+    #[test]
+    fn a_default_expects_it_applied() {
+        let g = gated("input.required-added", "/inputSchema/required", "currency", json!({}), WitnessKind::Rejected);
+        let r = record("{ kind = \"default\", field = \"currency\", value = \"EUR\" }", "input.required-added", "/inputSchema/required", "currency");
+        let f = fixture_for(&g, &r).unwrap();
+        assert_eq!(f["expect"]["outcome"], "success");
+        assert_eq!(f["x-normalized"], json!({"currency": "EUR"}));
+    }
+
+    #[test]
+    fn unacknowledged_rejections_expect_a_tool_error_and_ignored_calls_get_none() {
+        let mut g = gated("input.type-narrowed", "/inputSchema/properties/n/type", "n", json!({"n": 0.5}), WitnessKind::Rejected);
+        g.acknowledged_by = None;
+        let f = fixture_for(&g, &MigrationRecord::default()).unwrap();
+        assert_eq!(f["expect"], json!({"outcome": "tool_error"}));
+        let mut g = gated("input.property-removed", "/inputSchema/properties/q", "q", json!({"q": "a"}), WitnessKind::Ignored);
+        g.acknowledged_by = None;
+        assert!(fixture_for(&g, &MigrationRecord::default()).is_none());
+    }
+}

@@ -131,8 +131,14 @@ mod tests {
 
     #[test]
     fn produces_matching_strings() {
-        assert_eq!(matching("^[0-9a-f]{4}$").first().map(String::as_str), Some("0000"));
+        assert_eq!(matching("^[0-9a-f]{4}$").first().map(String::as_str), Some("aaaa"));
         assert!(matching("^(foo|bar)-\\d+$").contains(&"foo-0".to_string()));
+        for p in ["^[0-9a-f]{40}$", "^(foo|bar)-\\d+$", "^\\w+@\\w+\\.com$", "[A-Z]{2,3}_[0-9]?"] {
+            let re = regex::Regex::new(p).unwrap();
+            let found = matching(p);
+            assert!(!found.is_empty(), "{p}");
+            assert!(found.iter().all(|s| re.is_match(s)), "{p}: {found:?}");
+        }
         assert_eq!(matching("a{100000}"), Vec::<String>::new());
         assert_eq!(matching("("), Vec::<String>::new());
     }
