@@ -117,8 +117,8 @@ pub struct Focus<'a> {
     pub other_nodes: Vec<&'a Value>,
 }
 
-/// The candidate values for the changed node.
-pub fn candidates(f: &Focus<'_>) -> Vec<Value> {
+/// The candidate values for the changed node, guided by the changed keyword.
+pub fn focused(f: &Focus<'_>) -> Vec<Value> {
     let mut c = Cands::default();
     let both = || {
         f.src_nodes
@@ -352,7 +352,14 @@ pub fn candidates(f: &Focus<'_>) -> Vec<Value> {
         }
         _ => {}
     }
+    c.0
+}
+
+/// Generic candidates (tried when the focused ones found nothing), without `seen` ones.
+pub fn generic_candidates(f: &Focus<'_>, seen: &[Value]) -> Vec<Value> {
+    let mut c = Cands::default();
     generic(f, &mut c);
+    c.0.retain(|v| !seen.contains(v));
     c.0
 }
 

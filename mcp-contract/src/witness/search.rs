@@ -510,6 +510,9 @@ fn fill_required(root: &Value, flat: &Map<String, Value>, m: &mut Map<String, Va
     }
 }
 
+/// Most instances checked while shrinking one witness.
+const SHRINK_BUDGET: usize = 300;
+
 /// One witness search.
 struct Search<'a> {
     site: &'a Site,
@@ -762,7 +765,7 @@ impl Search<'_> {
             other_nodes: candidates::nodes_at(other_root, &self.site.steps),
         };
         let ints = self.int_formats();
-        let mut cands = candidates::candidates(&focus);
+        let mut cands = candidates::focused(&focus);
         if let Some(((slo, shi), (olo, ohi), _, _)) = &ints {
             let mut bounds: Vec<Value> = vec![];
             for b in [*olo - 1, *ohi + 1, *slo, *shi] {
@@ -784,19 +787,39 @@ impl Search<'_> {
             .collect();
         // per context: does some value at the node pass both sides? Then a
         // rejection elsewhere in the instance is still caused by the node's value.
-        let controls: Vec<Value> = focus
-            .src_nodes
-            .iter()
-            .map(|n| (src_root, *n))
-            .chain(focus.other_nodes.iter().map(|n| (other_root, *n)))
-            .flat_map(|(r, n)| (0..3).map(move |v| sample::sample(r, n, v)))
-            .take(12)
-            .collect();
+        let controls = std::cell::OnceCell::new();
+        let controls = || {
+            controls.get_or_init(|| -> Vec<Value> {
+                focus
+                    .src_nodes
+                    .iter()
+                    .map(|n| (src_root, *n))
+                    .chain(focus.other_nodes.iter().map(|n| (other_root, *n)))
+                    .flat_map(|(r, n)| (0..3).map(move |v| sample::sample(r, n, v)))
+                    .take(12)
+                    .collect()
+            })
+        };
         let mut controlled: Vec<Option<bool>> = vec![None; contexts.len()];
         let mut tried = 0usize;
         let mut fallback: Option<Hit> = None;
         let mut ignored: Option<Hit> = None;
-        'outer: for cand in &cands {
+        let mut generic_added = false;
+        let mut i = 0;
+        'outer: loop {
+            if i == cands.len() {
+                if generic_added {
+                    break;
+                }
+                generic_added = true;
+                let more = candidates::generic_candidates(&focus, &cands);
+                cands.extend(more);
+                if i == cands.len() {
+                    break;
+                }
+            }
+            let cand = &cands[i];
+            i += 1;
             for (ci, (base, at)) in contexts.iter().enumerate() {
                 if tried >= self.budget {
                     break 'outer;
@@ -815,7 +838,7 @@ impl Search<'_> {
                         (_, Tier::AtNode) => return self.finish(hit),
                         _ if fallback.is_none() => {
                             let ok = *controlled[ci].get_or_insert_with(|| {
-                                controls.iter().any(|c| {
+                                controls().iter().any(|c| {
                                     let mut inst = base.clone();
                                     if let Some(slot) = pointer_mut(&mut inst, at) {
                                         *slot = c.clone();
@@ -852,7 +875,7 @@ impl Search<'_> {
             (h.kind == kind && h.tier <= tier).then_some(h)
         };
         let mut best = hit;
-        let mut budget = self.budget;
+        let mut budget = self.budget.min(SHRINK_BUDGET);
         loop {
             let mut improved = false;
             for cand in shrinks(&best.inst, &best.at) {
