@@ -768,7 +768,7 @@ impl Search<'_> {
         let mut cands = candidates::focused(&focus);
         if let Some(((slo, shi), (olo, ohi), _, _)) = &ints {
             let mut bounds: Vec<Value> = vec![];
-            for b in [*olo - 1, *ohi + 1, *slo, *shi] {
+            for b in [*ohi + 1, *olo - 1, *slo, *shi] {
                 if let Ok(i) = i64::try_from(b) {
                     bounds.push(json!(i));
                 } else if let Ok(u) = u64::try_from(b) {
@@ -1002,5 +1002,105 @@ fn shrinks_at(root: &Value, v: &Value, node: &[String], at: &mut Vec<String>, ou
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::diff_surfaces;
+
+    fn surface(input: Value) -> Surface {
+        let mut t = Tool::new("t");
+        t.input_schema = input;
+        let mut s = Surface::new();
+        s.insert(t);
+        s
+    }
+
+    fn proofs(old: Value, new: Value) -> Vec<(String, Option<Witness>, Proof)> {
+        let (o, n) = (surface(old), surface(new));
+        let mut r = diff_surfaces(&o, &n);
+        attach(&mut r, &o, &n, &Options::default());
+        r.changes
+            .into_iter()
+            .filter(|c| c.severity == Severity::Breaking)
+            .map(|c| (c.rule.to_string(), c.witness, c.proof.unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn integer_width_witness_is_the_boundary_serde_rejects() {
+        let os = json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int32"}}});
+        let ns = json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int16"}}});
+        let (o, n) = (surface(os), surface(ns));
+        let mut changes = vec![Change::new(
+            "input.format-changed",
+            "t",
+            "/inputSchema/properties/n/format".into(),
+            "m".into(),
+        )];
+        attach_changes(&mut changes, &o, &n, &Options::default());
+        let w = changes[0].witness.clone().expect("a witness");
+        assert_eq!(changes[0].proof, Some(Proof::Proven));
+        assert_eq!(w.value, json!({"n": 32768}), "{w:?}");
+        assert!(w.detail.contains("int16"), "{w:?}");
+    }
+
+    #[test]
+    fn hostile_schemas_end_with_a_verdict() {
+        let deep = (0..300).fold(json!({"type": "string"}), |acc, _| {
+            json!({"type": "object", "properties": {"a": acc}, "required": ["a"]})
+        });
+        let mut deeper = deep.clone();
+        if let Some(p) = deeper.pointer_mut(&format!("{}/type", "/properties/a".repeat(300))) {
+            *p = json!("integer");
+        }
+        let cases = [
+            // catastrophic backtracking for a backtracking engine
+            (
+                json!({"type": "object", "properties": {"s": {"type": "string"}}}),
+                json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}),
+            ),
+            // a pattern too big to build
+            (
+                json!({"type": "object", "properties": {"s": {"type": "string"}}}),
+                json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "a{100000}{100000}"}}}),
+            ),
+            // huge bounds
+            (
+                json!({"type": "object", "properties": {"s": {"type": "string", "minLength": 1000000000u64}, "l": {"type": "array", "minItems": 1000000000u64}}}),
+                json!({"type": "object", "properties": {"s": {"type": "string", "minLength": 1000000001u64}, "l": {"type": "array", "minItems": 1000000001u64}}}),
+            ),
+            // self-reference
+            (
+                json!({"type": "object", "properties": {"next": {"$ref": "#"}, "v": {"type": "string"}}}),
+                json!({"type": "object", "properties": {"next": {"$ref": "#"}, "v": {"type": "integer"}}}),
+            ),
+            (deep, deeper),
+        ];
+        for (old, new) in cases {
+            for (rule, w, p) in proofs(old.clone(), new.clone()) {
+                if let Proof::Proven = p {
+                    assert!(w.is_some(), "{rule}");
+                }
+            }
+        }
+        // the pattern witness itself
+        let p = proofs(
+            json!({"type": "object", "properties": {"s": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}),
+        );
+        assert_eq!(p[0].2, Proof::Proven, "{p:?}");
+    }
+
+    #[test]
+    fn same_input_same_witness() {
+        let old = json!({"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "number"}}});
+        let new = json!({"type": "object", "properties": {"q": {"type": "string", "maxLength": 3}, "n": {"type": "integer"}}, "required": ["q"]});
+        let a = proofs(old.clone(), new.clone());
+        let b = proofs(old, new);
+        assert_eq!(a, b);
+        assert!(a.iter().all(|(_, w, p)| *p == Proof::Proven && w.is_some()), "{a:?}");
     }
 }
