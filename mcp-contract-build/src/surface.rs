@@ -34,6 +34,19 @@ pub fn add_tools(
         let ident = &def.ident;
         let args: syn::Type = syn::parse_quote!(#ident);
         let input = input_schema_for(index, &args, &found.module)?;
+        if !mcp_contract::load::input_root_admits_object(&input) {
+            return Err(Error::Attribute {
+                file: found.file.clone(),
+                problems: vec![(
+                    found.line,
+                    1,
+                    format!(
+                        "the input schema of tool `{}` admits no object, but MCP tool arguments are always a JSON object; give it an object schema (wrap a scalar or array in a field)",
+                        def.name
+                    ),
+                )],
+            });
+        }
         let output = match &def.output {
             Some(ty) => Some(output_schema_for(index, ty, &found.module)?),
             None => None,

@@ -141,3 +141,19 @@ fn a_source_alias_needs_a_rename_in_the_record() {
     let dir = package(&backed, Some(RECORD));
     generate(dir.path()).unwrap();
 }
+
+#[test]
+fn an_input_schema_that_admits_no_object_fails_the_build() {
+    let source = r##"
+/// Echo a word.
+#[mcp_contract::tool(name = "echo")]
+#[mcp_contract::schema(r#"{"type": "string"}"#)]
+pub struct EchoArgs {
+    pub word: String,
+}
+"##;
+    let dir = package(source, None);
+    let err = generate(dir.path()).unwrap_err();
+    assert!(err.contains("root type \"object\""), "{err}");
+    assert!(err.contains("lib.rs:"), "{err}");
+}

@@ -228,6 +228,14 @@ pub(crate) fn tool_from_map(
             })?;
         }
     }
+    if !input_root_admits_object(&input_schema) {
+        return Err(InputError::new(
+            file,
+            format!("the `inputSchema` of tool `{name}` admits no object, but MCP tool arguments are always a JSON object"),
+        )
+        .at(format!("{at}/inputSchema"))
+        .fix("give the input root `\"type\": \"object\"` (wrap a scalar or array argument in a property)"));
+    }
     m.remove("digest");
     m.remove("name");
     let extra = m.into_iter().collect();
@@ -241,6 +249,17 @@ pub(crate) fn tool_from_map(
         output_schema,
         extra,
     })
+}
+
+/// Does an input schema root admit some object (after following its
+/// reference)? MCP tool arguments are always an object, so a root that
+/// admits none is not a valid `inputSchema` (the build step checks it too).
+pub fn input_root_admits_object(schema: &Value) -> bool {
+    if schema.is_null() {
+        return true;
+    }
+    let root = crate::schema::shape::shape(schema, schema);
+    crate::diff::effective_types(&root).overlaps(crate::schema::types::TypeSet::OBJECT)
 }
 
 fn at_or_root(at: &str) -> String {

@@ -449,6 +449,30 @@ rules! {
         "{if: ..., then: {required: [a]}} -> {if: ..., then: {required: [a, b]}}",
         "check the change by hand and acknowledge it in contracts/migrations.toml, or publish {tool}_v2"
     }
+    "input.constraint-added" Breaking {
+        "a whole input constraint was added",
+        "A conditional or leftover constraint (if/then/else, dependentSchemas, unevaluatedProperties/Items, an unresolvable $ref) now applies where none did: calls it rejects were accepted before.",
+        "{type: object} -> {type: object, dependentSchemas: {card: {required: [cvv]}}}",
+        "drop the new constraint or make it accept every call that was valid, or publish {tool}_v2"
+    }
+    "input.constraint-removed" Additive {
+        "a whole input constraint was removed",
+        "Removing a constraint only widens what the server accepts; no call that was valid is rejected now.",
+        "{if: {required: [a]}, then: {required: [b]}} -> {}",
+        "nothing to do; make sure the handler copes with the calls the constraint used to reject"
+    }
+    "input.resolution-changed" Breaking {
+        "how the input schema is read changed (`$schema` dialect or an embedded `$id`)",
+        "The dialect decides what keywords such as `items`, `dependencies` and those beside `$ref` mean, and an embedded resource's `$id` decides where its references point; the engine reads both sides one way, so it cannot prove old calls stay valid.",
+        "{$schema: draft-07, items: [{type: string}]} -> {$schema: 2020-12, items: [{type: string}]}",
+        "keep the dialect and the resource ids, or check the change by hand and acknowledge it in contracts/migrations.toml"
+    }
+    "input.not-compared" Breaking {
+        "part of the input schema was not compared (a depth or reference-chain limit)",
+        "The comparator stops at a nesting depth and at a length of reference chains, so that hostile schemas cannot exhaust it; what lies beyond was not compared, so a narrowing there would go unseen. It is reported as breaking rather than passed silently.",
+        "a 260-deep chain of $defs whose leaf changes",
+        "flatten the schema below the limit, or check the change by hand and acknowledge it in contracts/migrations.toml"
+    }
     "input.default-changed" Breaking {
         "an input field's default changed",
         "Callers that omit the field relied on the old default; they now silently get something else, and nothing fails to tell them.",
@@ -701,6 +725,36 @@ rules! {
         "if/then/else, unevaluated* and similar keywords changed; the engine cannot prove clients still receive only what they expect.",
         "{if: ..., then: {required: [a]}} -> {if: ..., then: {}}",
         "check the change by hand and acknowledge it in contracts/migrations.toml, or publish {tool}_v2"
+    }
+    "output.constraint-added" Additive {
+        "a whole output constraint was added",
+        "A conditional or leftover constraint now applies to the output: clients receive a subset of what they received before.",
+        "{type: object} -> {type: object, dependentSchemas: {card: {required: [last4]}}}",
+        "nothing to do"
+    }
+    "output.constraint-removed" Breaking {
+        "a whole output constraint was removed",
+        "Clients relied on the constraint (e.g. `then: {required: [b]}`): results it excluded can now arrive.",
+        "{if: {required: [a]}, then: {required: [b]}} -> {}",
+        "keep the constraint, or publish {tool}_v2 and let clients move"
+    }
+    "output.resolution-changed" Breaking {
+        "how the output schema is read changed (`$schema` dialect or an embedded `$id`)",
+        "The dialect decides what keywords mean and an embedded resource's `$id` decides where its references point; the engine cannot prove clients still receive only what they expect.",
+        "{$schema: draft-07, ...} -> {$schema: 2020-12, ...}",
+        "keep the dialect and the resource ids, or check the change by hand and acknowledge it in contracts/migrations.toml"
+    }
+    "output.not-compared" Breaking {
+        "part of the output schema was not compared (a depth or reference-chain limit)",
+        "What lies beyond the comparator's depth or reference-chain limit was not compared, so a widening there would go unseen; it is reported as breaking rather than passed silently.",
+        "a 260-deep chain of $defs whose leaf changes",
+        "flatten the schema below the limit, or check the change by hand and acknowledge it in contracts/migrations.toml"
+    }
+    "output.closed-property-added" Breaking {
+        "a field was added to a closed output object",
+        "The object said `additionalProperties: false` (or `unevaluatedProperties: false`): clients were promised that no other field exists, and strict ones (generated types, `deny_unknown_fields`) reject the result now.",
+        "{properties: {a: {}}, additionalProperties: false} -> {properties: {a: {}, b: {}}, additionalProperties: false}",
+        "open the object first in its own release, or publish {tool}_v2"
     }
     "output.default-changed" Cosmetic {
         "an output field's declared default changed",

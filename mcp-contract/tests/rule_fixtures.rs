@@ -25,11 +25,18 @@ fn field(v: &Value) -> Value {
     root
 }
 
-fn side(rule: &str, v: &Value) -> Surface {
+/// The schema of a case as the tool publishes it: wrapped as the field `v`
+/// of an object, or (`"at": "root"`) as the schema root itself.
+fn side(rule: &str, case: &Value, v: &Value) -> Surface {
+    let schema = if case.get("at").and_then(Value::as_str) == Some("root") {
+        v.clone()
+    } else {
+        field(v)
+    };
     let value = if rule.starts_with("input.") {
-        json!([{"name": "t", "inputSchema": field(v)}])
+        json!([{"name": "t", "inputSchema": schema}])
     } else if rule.starts_with("output.") {
-        json!([{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": field(v)}])
+        json!([{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}])
     } else {
         v.clone()
     };
@@ -52,8 +59,8 @@ fn rules_reported(rule: &str, case: &Value) -> Vec<&'static str> {
             .map(|c| c.rule)
             .collect();
     }
-    let old = side(rule, &case["old"]);
-    let new = side(rule, &case["new"]);
+    let old = side(rule, case, &case["old"]);
+    let new = side(rule, case, &case["new"]);
     diff_surfaces(&old, &new)
         .changes
         .iter()

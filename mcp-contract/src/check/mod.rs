@@ -35,7 +35,8 @@ pub struct CheckInput {
     /// Problems found while parsing the record.
     pub record_problems: Vec<Problem>,
     /// The record at the baseline: its entries acknowledged changes that
-    /// are already in the baseline, so they need not match the current diff.
+    /// are already in the baseline, so they acknowledge nothing in the
+    /// current diff (and need not match it).
     pub baseline_record: Option<MigrationRecord>,
     /// Names published up to the baseline; `None` when not needed (the
     /// candidate introduces no tool or field the baseline lacks).
@@ -142,19 +143,43 @@ pub fn run(input: CheckInput) -> CheckOutcome {
         ));
     }
     let all = changes.clone();
+    // An entry already in the baseline's record acknowledged a change that
+    // has landed: it acknowledges nothing in this diff (else it would wave
+    // through a later, different break at the same place).
+    let carried: Vec<bool> = input
+        .record
+        .entries
+        .iter()
+        .map(|entry| {
+            input
+                .baseline_record
+                .as_ref()
+                .is_some_and(|b| b.entries.iter().any(|e| e.selector == entry.selector))
+        })
+        .collect();
     let mut matched = vec![false; input.record.entries.len()];
+    let mut unpinned: Vec<(usize, &Change)> = vec![];
     let gated: Vec<Gated> = changes
-        .into_iter()
+        .iter()
         .map(|change| {
-            let ack = input.record.acknowledging(&change).map(|(i, _)| i);
+            let ack = input
+                .record
+                .entries
+                .iter()
+                .enumerate()
+                .find(|(i, e)| !carried[*i] && e.selector.matches(change))
+                .map(|(i, _)| i);
             if let Some(i) = ack {
                 matched[i] = true;
+                if !input.record.entries[i].selector.pins(change) {
+                    unpinned.push((i, change));
+                }
             }
             let fails = ack.is_none() && change.severity >= input.fail_on;
             let migration_entry =
-                fails.then(|| suggest_entry(&change, &all, Some(&input.candidate)));
+                fails.then(|| suggest_entry(change, &all, Some(&input.candidate)));
             Gated {
-                change,
+                change: change.clone(),
                 acknowledged_by: ack,
                 fails,
                 migration_entry,
@@ -175,14 +200,28 @@ pub fn run(input: CheckInput) -> CheckOutcome {
         message,
         help: Some(help.to_string()),
     };
+    for (i, change) in unpinned {
+        let entry = &input.record.entries[i];
+        problems.push(stale(
+            entry.pos,
+            format!(
+                "this entry ({} on `{}`) says where the change is but not what it is, so it would also accept a different change at the same place",
+                entry.selector.rule(),
+                entry.selector.tool()
+            ),
+            &match crate::migrations::detail_lines(&change.detail) {
+                lines if lines.iter().any(String::is_empty) => format!(
+                    "pin it: replace tool/rule/pointer/subject with `fingerprint = {}`",
+                    crate::migrations::toml_string(&change.fingerprint())
+                ),
+                lines => format!("pin it: add {}", lines.join(", ")),
+            },
+        ));
+    }
     for (i, entry) in input.record.entries.iter().enumerate() {
-        let carried = input
-            .baseline_record
-            .as_ref()
-            .is_some_and(|b| b.entries.iter().any(|e| e.selector == entry.selector));
         // A rename or default the build step serves no longer shows in the diff.
         let served = crate::runtime::served::served(entry, &input.candidate);
-        if !matched[i] && !carried && !served {
+        if !matched[i] && !carried[i] && !served {
             problems.push(stale(
                 entry.pos,
                 format!(

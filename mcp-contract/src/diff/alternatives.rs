@@ -59,7 +59,9 @@ pub(crate) fn compare_alternatives(
         } else {
             accept_all()
         };
-        if olds != news {
+        let unchanged =
+            olds.len() == news.len() && olds.iter().zip(&news).all(|(o, n)| cx.equiv.same(o, n));
+        if !unchanged {
             let kws = (Some(kw), Some(kw));
             pair_alternatives(cx, &olds, &news, ptr, kws, flip);
             one_of_overlap(cx, &olds, &news, kws, ptr, flip);
@@ -109,11 +111,15 @@ fn one_of_overlap(
     // only by also matching a branch that is new or changed (input), and a
     // value rejected before for matching two branches can become valid only
     // when one of them changed (output). Inside `not` both matter.
+    let equiv = std::rc::Rc::clone(&cx.equiv);
     let overlapping = |root: &Value, bs: &[Value], other: &[Value]| -> Option<(usize, usize)> {
         // the same two branches overlapping on the other side too: nothing new
+        let same = |x: &Value, y: &Value| equiv.same(x, y);
         let paired_there = |i: usize, j: usize| {
-            (0..other.len())
-                .any(|a| other[a] == bs[i] && (0..other.len()).any(|b| b != a && other[b] == bs[j]))
+            (0..other.len()).any(|a| {
+                same(&other[a], &bs[i])
+                    && (0..other.len()).any(|b| b != a && same(&other[b], &bs[j]))
+            })
         };
         (0..bs.len())
             .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
@@ -281,7 +287,9 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
                     branch_ptr(ptr, plan.kw.1, new_i)
                 };
                 let what = missing_what(cx, suffix, ptr, d);
-                cx.emit(suffix, effect, flip, &at, None, what);
+                if let Some(c) = cx.emit(suffix, effect, flip, &at, None, what) {
+                    c.detail.values = vec![d.clone()];
+                }
             }
         }
     }
@@ -296,7 +304,9 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
             branch_ptr(ptr, plan.kw.0, oi)
         };
         let what = missing_what(cx, suffix, ptr, o);
-        cx.emit(suffix, effect, flip, &at, None, what);
+        if let Some(c) = cx.emit(suffix, effect, flip, &at, None, what) {
+            c.detail.values = vec![o.clone()];
+        }
     }
 }
 
@@ -375,9 +385,22 @@ pub(crate) fn compare_all_of_and_not(
     flip: bool,
 ) {
     let (ao, an) = (branches(so, "allOf"), branches(sn, "allOf"));
-    if ao != an {
-        let olds: Vec<Value> = ao.iter().filter(|b| !an.contains(b)).cloned().collect();
-        let news: Vec<Value> = an.iter().filter(|b| !ao.contains(b)).cloned().collect();
+    let kept = |b: &Value, other: &[Value], old_side: bool| {
+        other.iter().any(|x| {
+            if old_side {
+                cx.equiv.same(b, x)
+            } else {
+                cx.equiv.same(x, b)
+            }
+        })
+    };
+    let olds: Vec<Value> = ao.iter().filter(|b| !kept(b, &an, true)).cloned().collect();
+    let news: Vec<Value> = an
+        .iter()
+        .filter(|b| !kept(b, &ao, false))
+        .cloned()
+        .collect();
+    if !olds.is_empty() || !news.is_empty() {
         let plan = if cx.dir == Direction::Input {
             Plan {
                 kw: (Some("allOf"), Some("allOf")),
@@ -407,25 +430,29 @@ pub(crate) fn compare_all_of_and_not(
             } else {
                 format!("{place} now excludes values matching {}", brief(n))
             };
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "not-narrowed",
                 Effect::Narrowed,
                 flip,
                 &format!("{ptr}/not"),
                 None,
                 what,
-            );
+            ) {
+                c.detail.values = vec![n.clone()];
+            }
         }
         (Some(o), None) => {
             let what = format!("{place} no longer excludes values matching {}", brief(o));
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "not-widened",
                 Effect::Widened,
                 flip,
                 &format!("{ptr}/not"),
                 None,
                 what,
-            );
+            ) {
+                c.detail.values = vec![o.clone()];
+            }
         }
         (None, None) => {}
     }

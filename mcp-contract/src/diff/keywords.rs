@@ -11,8 +11,10 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::label;
+use super::numbers::bound_effect;
 use super::schema::{Cx, Direction, Effect};
 use crate::lockfile::escape_pointer;
+use crate::schema::numeric::{Bound, Num};
 use crate::schema::shape::Shape;
 use crate::schema::types::TypeSet;
 
@@ -64,8 +66,9 @@ pub(crate) fn compare_types_and_values(
     flip: bool,
 ) -> TypeSet {
     let (mut to, mut tn) = (effective_types(so), effective_types(sn));
-    if ptr == cx.root_ptr {
-        // `arguments` and `structuredContent` are objects by protocol
+    if ptr == cx.root_ptr && cx.dir == Direction::Input {
+        // `arguments` are objects by protocol (`structuredContent` may be any
+        // value since MCP 2026-07-28: output roots are compared in full)
         to = to.intersect(TypeSet::OBJECT);
         tn = tn.intersect(TypeSet::OBJECT);
     }
@@ -83,14 +86,17 @@ pub(crate) fn compare_types_and_values(
             ),
             Direction::Output => format!("{place} is no longer {} (type {} -> {})", lost.describe(), to.describe(), tn.describe()),
         };
-        cx.emit(
+        if let Some(c) = cx.emit(
             "type-narrowed",
             Effect::Narrowed,
             flip,
             &type_ptr,
             None,
             what,
-        );
+        ) {
+            c.detail.from = Some(to.short());
+            c.detail.to = Some(tn.short());
+        }
     }
     if !gained.is_empty() {
         let what = match cx.dir {
@@ -108,7 +114,10 @@ pub(crate) fn compare_types_and_values(
                 to.describe()
             ),
         };
-        cx.emit("type-widened", Effect::Widened, flip, &type_ptr, None, what);
+        if let Some(c) = cx.emit("type-widened", Effect::Widened, flip, &type_ptr, None, what) {
+            c.detail.from = Some(to.short());
+            c.detail.to = Some(tn.short());
+        }
     }
     let common = to.intersect(tn);
     let (eo, en) = (
@@ -131,14 +140,16 @@ pub(crate) fn compare_types_and_values(
                 ),
                 Direction::Output => format!("{place} is now limited to {}", values_list(&refs)),
             };
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "enum-narrowed",
                 Effect::Narrowed,
                 flip,
                 &enum_ptr,
                 None,
                 what,
-            );
+            ) {
+                c.detail.values = n.clone();
+            }
         }
         (Some(o), None) => {
             let what = match cx.dir {
@@ -151,7 +162,11 @@ pub(crate) fn compare_types_and_values(
             };
             // only a widening within the types both sides admit
             if !o.is_empty() || !common.is_empty() {
-                cx.emit("enum-widened", Effect::Widened, flip, &enum_ptr, None, what);
+                if let Some(c) =
+                    cx.emit("enum-widened", Effect::Widened, flip, &enum_ptr, None, what)
+                {
+                    c.detail.values = o.clone();
+                }
             }
         }
         (Some(o), Some(n)) => {
@@ -173,14 +188,16 @@ pub(crate) fn compare_types_and_values(
                         format!("{place} no longer returns {}", values_list(&removed))
                     }
                 };
-                cx.emit(
+                if let Some(c) = cx.emit(
                     "enum-narrowed",
                     Effect::Narrowed,
                     flip,
                     &enum_ptr,
                     None,
                     what,
-                );
+                ) {
+                    c.detail.values = removed.iter().map(|v| (*v).clone()).collect();
+                }
             }
             if !added.is_empty() {
                 let what = match cx.dir {
@@ -190,7 +207,11 @@ pub(crate) fn compare_types_and_values(
                         values_list(&added)
                     ),
                 };
-                cx.emit("enum-widened", Effect::Widened, flip, &enum_ptr, None, what);
+                if let Some(c) =
+                    cx.emit("enum-widened", Effect::Widened, flip, &enum_ptr, None, what)
+                {
+                    c.detail.values = added.iter().map(|v| (*v).clone()).collect();
+                }
             }
         }
         (None, None) => {}
@@ -208,10 +229,10 @@ pub(crate) fn compare_type_specific(
     common: TypeSet,
 ) {
     if common.overlaps(TypeSet::NUMBER) {
-        compare_numbers(cx, so, sn, ptr, flip);
+        super::numbers::compare_numbers(cx, so, sn, ptr, flip);
     }
     if common.overlaps(TypeSet::STRING) {
-        compare_strings(cx, so, sn, ptr, flip);
+        super::strings::compare_strings(cx, so, sn, ptr, flip);
     }
     if common.overlaps(TypeSet::ARRAY) {
         compare_arrays(cx, so, sn, ptr, flip);
@@ -221,84 +242,9 @@ pub(crate) fn compare_type_specific(
     }
 }
 
-// ---- bounds ---------------------------------------------------------------
+// ---- shared helpers -----------------------------------------------------
 
-/// A bound: value and whether it is exclusive.
-type Bound = (f64, bool);
-
-/// The tightest of an inclusive bound and an exclusive one (draft-04
-/// boolean `exclusiveMinimum`/`exclusiveMaximum` included).
-fn bound(
-    s: &Shape<'_>,
-    inclusive: &str,
-    exclusive: &str,
-    tighter: fn(f64, f64) -> bool,
-) -> Option<Bound> {
-    let excl = s.get(exclusive);
-    let mut best: Option<Bound> = s
-        .get(inclusive)
-        .and_then(Value::as_f64)
-        .map(|m| (m, excl == Some(&Value::Bool(true))));
-    if let Some(e) = excl.and_then(Value::as_f64) {
-        if best.is_none_or(|b| e == b.0 || tighter(e, b.0)) {
-            best = Some((e, true));
-        }
-    }
-    best
-}
-
-fn lower_bound(s: &Shape<'_>) -> Option<Bound> {
-    bound(s, "minimum", "exclusiveMinimum", |a, b| a > b)
-}
-
-fn upper_bound(s: &Shape<'_>) -> Option<Bound> {
-    bound(s, "maximum", "exclusiveMaximum", |a, b| a < b)
-}
-
-/// Effect of moving a lower bound from `o` to `n`.
-fn lower_effect(o: Option<Bound>, n: Option<Bound>) -> Option<Effect> {
-    let rank = |b: Bound| (b.0, b.1 as u8);
-    match (o, n) {
-        (None, None) => None,
-        (None, Some(_)) => Some(Effect::Narrowed),
-        (Some(_), None) => Some(Effect::Widened),
-        (Some(a), Some(b)) => match rank(b).partial_cmp(&rank(a)) {
-            Some(std::cmp::Ordering::Greater) => Some(Effect::Narrowed),
-            Some(std::cmp::Ordering::Less) => Some(Effect::Widened),
-            _ => None,
-        },
-    }
-}
-
-/// Effect of moving an upper bound from `o` to `n`.
-fn upper_effect(o: Option<Bound>, n: Option<Bound>) -> Option<Effect> {
-    lower_effect(o.map(|(v, e)| (-v, e)), n.map(|(v, e)| (-v, e)))
-}
-
-fn show_bound(b: Option<Bound>, lower: bool) -> String {
-    match b {
-        None => "none".into(),
-        Some((v, excl)) => {
-            let op = match (lower, excl) {
-                (true, false) => ">=",
-                (true, true) => ">",
-                (false, false) => "<=",
-                (false, true) => "<",
-            };
-            format!("{op} {}", fmt_num(v))
-        }
-    }
-}
-
-fn fmt_num(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
-    }
-}
-
-fn polar_suffix(aspect: &str, effect: Effect) -> String {
+pub(crate) fn polar_suffix(aspect: &str, effect: Effect) -> String {
     match effect {
         Effect::Narrowed => format!("{aspect}-narrowed"),
         Effect::Widened => format!("{aspect}-widened"),
@@ -306,7 +252,14 @@ fn polar_suffix(aspect: &str, effect: Effect) -> String {
     }
 }
 
-fn bound_what(cx: &Cx<'_>, place: &str, kw: &str, effect: Effect, from: &str, to: &str) -> String {
+pub(crate) fn bound_what(
+    cx: &Cx<'_>,
+    place: &str,
+    kw: &str,
+    effect: Effect,
+    from: &str,
+    to: &str,
+) -> String {
     match (cx.dir, effect) {
         (Direction::Input, Effect::Narrowed) => format!("{place}: {kw} {from} -> {to}: calls with values outside the new bounds are rejected"),
         (Direction::Output, Effect::Widened) => format!("{place}: {kw} {from} -> {to}: clients may receive values outside the bounds they were promised"),
@@ -314,128 +267,11 @@ fn bound_what(cx: &Cx<'_>, place: &str, kw: &str, effect: Effect, from: &str, to
     }
 }
 
-/// One end of a numeric range (`minimum`/`exclusiveMinimum` or the maximum pair).
-fn compare_range_end(
-    cx: &mut Cx<'_>,
-    (so, sn): (&Shape<'_>, &Shape<'_>),
-    ptr: &str,
-    flip: bool,
-    place: &str,
-    lower: bool,
-) {
-    let (o, n, effect) = if lower {
-        let (o, n) = (lower_bound(so), lower_bound(sn));
-        (o, n, lower_effect(o, n))
-    } else {
-        let (o, n) = (upper_bound(so), upper_bound(sn));
-        (o, n, upper_effect(o, n))
-    };
-    let Some(effect) = effect else { return };
-    let (inclusive, exclusive, end) = if lower {
-        ("minimum", "exclusiveMinimum", "lower bound")
-    } else {
-        ("maximum", "exclusiveMaximum", "upper bound")
-    };
-    let kw = if sn.get(exclusive).is_some_and(Value::is_number)
-        || (n.is_none() && so.get(exclusive).is_some_and(Value::is_number))
-    {
-        exclusive
-    } else {
-        inclusive
-    };
-    let what = bound_what(
-        cx,
-        place,
-        end,
-        effect,
-        &show_bound(o, lower),
-        &show_bound(n, lower),
-    );
-    cx.emit(
-        &polar_suffix("range", effect),
-        effect,
-        flip,
-        &format!("{ptr}/{kw}"),
-        None,
-        what,
-    );
-}
-
-fn compare_numbers(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
-    let place = label::describe(ptr, cx.dir);
-    for lower in [true, false] {
-        compare_range_end(cx, (so, sn), ptr, flip, &place, lower);
-    }
-    let (mo, mn) = (
-        so.get("multipleOf").and_then(Value::as_f64),
-        sn.get("multipleOf").and_then(Value::as_f64),
-    );
-    let effect = match (mo, mn) {
-        (None, Some(_)) => Some(Effect::Narrowed),
-        (Some(_), None) => Some(Effect::Widened),
-        (Some(a), Some(b)) if a != b => {
-            if is_multiple(a, b) {
-                Some(Effect::Widened)
-            } else if is_multiple(b, a) {
-                Some(Effect::Narrowed)
-            } else {
-                Some(Effect::Changed)
-            }
-        }
-        _ => None,
-    };
-    if let Some(effect) = effect {
-        let show = |m: Option<f64>| m.map(fmt_num).unwrap_or_else(|| "none".into());
-        let what = bound_what(cx, &place, "multipleOf", effect, &show(mo), &show(mn));
-        let suffix = match effect {
-            Effect::Changed => "range-narrowed".to_string(),
-            e => polar_suffix("range", e),
-        };
-        // a multipleOf that is neither a multiple nor a divisor both narrows and widens
-        if effect == Effect::Changed {
-            cx.emit(
-                &suffix,
-                Effect::Narrowed,
-                flip,
-                &format!("{ptr}/multipleOf"),
-                None,
-                what.clone(),
-            );
-            cx.emit(
-                "range-widened",
-                Effect::Widened,
-                flip,
-                &format!("{ptr}/multipleOf"),
-                None,
-                what,
-            );
-        } else {
-            cx.emit(
-                &suffix,
-                effect,
-                flip,
-                &format!("{ptr}/multipleOf"),
-                None,
-                what,
-            );
-        }
-    }
-}
-
-/// Is `a` an integer multiple of `b`?
-fn is_multiple(a: f64, b: f64) -> bool {
-    if b == 0.0 {
-        return false;
-    }
-    let q = a / b;
-    (q - q.round()).abs() < 1e-9 && q.round() >= 1.0
-}
-
 /// Compares a min/max integer pair of keywords (minLength/maxLength, ...).
 /// A min/max integer keyword: (rule aspect, keyword, is it a lower bound).
-type CountKeyword = (&'static str, &'static str, bool);
+pub(crate) type CountKeyword = (&'static str, &'static str, bool);
 
-fn compare_counts(
+pub(crate) fn compare_counts(
     cx: &mut Cx<'_>,
     so: &Shape<'_>,
     sn: &Shape<'_>,
@@ -456,83 +292,51 @@ fn compare_count(
     (aspect, kw, is_min): CountKeyword,
 ) {
     let (o, n) = (
-        so.get(kw).and_then(Value::as_f64),
-        sn.get(kw).and_then(Value::as_f64),
+        so.get(kw).and_then(Num::from_value),
+        sn.get(kw).and_then(Num::from_value),
     );
-    // minX: 0 and maxX absent are no bound at all
-    let norm = |v: Option<f64>| if is_min { v.filter(|x| *x > 0.0) } else { v };
-    let (o, n) = (norm(o), norm(n));
-    let effect = if is_min {
-        lower_effect(o.map(|v| (v, false)), n.map(|v| (v, false)))
-    } else {
-        upper_effect(o.map(|v| (v, false)), n.map(|v| (v, false)))
-    };
-    if let Some(effect) = effect {
-        let show = |v: Option<f64>| v.map(fmt_num).unwrap_or_else(|| "none".into());
-        let what = bound_what(
-            cx,
-            &label::describe(ptr, cx.dir),
-            kw,
-            effect,
-            &show(o),
-            &show(n),
-        );
-        cx.emit(
-            &polar_suffix(aspect, effect),
-            effect,
-            flip,
-            &format!("{ptr}/{kw}"),
-            None,
-            what,
-        );
-    }
+    count_change(cx, ptr, flip, (aspect, kw, is_min), (o, n));
 }
 
-fn compare_strings(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
-    compare_counts(
-        cx,
-        so,
-        sn,
-        ptr,
-        flip,
-        &[
-            ("length", "minLength", true),
-            ("length", "maxLength", false),
-        ],
-    );
-    let place = label::describe(ptr, cx.dir);
-    for kw in ["pattern", "format"] {
-        let (o, n) = (so.get(kw), sn.get(kw));
-        if o == n {
-            continue;
+/// Reports a min/max count keyword moving from `o` to `n` (values already
+/// defaulted by the caller where the keyword has a default).
+pub(crate) fn count_change(
+    cx: &mut Cx<'_>,
+    ptr: &str,
+    flip: bool,
+    (aspect, kw, is_min): CountKeyword,
+    (o, n): (Option<Num>, Option<Num>),
+) {
+    // minX: 0 and maxX absent are no bound at all
+    let zero = Num::Int(0);
+    let norm = |v: Option<Num>| {
+        if is_min {
+            v.filter(|x| x.total_cmp(&zero).is_gt())
+        } else {
+            v
         }
-        let effect = match (o, n) {
-            (None, Some(_)) => Effect::Narrowed,
-            (Some(_), None) => Effect::Widened,
-            _ => Effect::Changed,
-        };
-        let show = |v: Option<&Value>| v.map(|x| x.to_string()).unwrap_or_else(|| "none".into());
-        let what = match (cx.dir, effect) {
-            (Direction::Input, Effect::Narrowed | Effect::Changed) => {
-                format!(
-                    "{place}: {kw} {} -> {}: strings that do not match are rejected",
-                    show(o),
-                    show(n)
-                )
-            }
-            (Direction::Output, Effect::Widened | Effect::Changed) => {
-                format!("{place}: {kw} {} -> {}: clients may receive strings that do not match what they parse", show(o), show(n))
-            }
-            _ => format!("{place}: {kw} {} -> {}", show(o), show(n)),
-        };
-        cx.emit(
-            &polar_suffix(kw, effect),
-            effect,
-            flip,
-            &format!("{ptr}/{kw}"),
-            None,
-            what,
-        );
+    };
+    let (o, n) = (norm(o), norm(n));
+    let bound = |v: Num| Bound {
+        value: v,
+        exclusive: false,
+    };
+    let Some(effect) = bound_effect(o.map(bound), n.map(bound), is_min) else {
+        return;
+    };
+    let show = |v: Option<Num>| v.map_or("none".into(), |v| v.to_string());
+    let (from, to) = (show(o), show(n));
+    let what = bound_what(cx, &label::describe(ptr, cx.dir), kw, effect, &from, &to);
+    if let Some(c) = cx.emit(
+        &polar_suffix(aspect, effect),
+        effect,
+        flip,
+        &format!("{ptr}/{kw}"),
+        None,
+        what,
+    ) {
+        c.detail.from = Some(from);
+        c.detail.to = Some(to);
     }
 }
 
@@ -579,52 +383,14 @@ fn compare_arrays(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, fl
         &format!("{ptr}/{rest_kw}"),
         flip,
     );
-    match (so.get("contains"), sn.get("contains")) {
-        (None, Some(_)) => {
-            let what = format!(
-                "{} now must contain a matching item",
-                label::describe(ptr, cx.dir)
-            );
-            cx.emit(
-                "size-narrowed",
-                Effect::Narrowed,
-                flip,
-                &format!("{ptr}/contains"),
-                None,
-                what,
-            );
-        }
-        (Some(_), None) => {
-            let what = format!(
-                "{} no longer must contain a matching item",
-                label::describe(ptr, cx.dir)
-            );
-            cx.emit(
-                "size-widened",
-                Effect::Widened,
-                flip,
-                &format!("{ptr}/contains"),
-                None,
-                what,
-            );
-        }
-        (Some(o), Some(n)) => {
-            cx.cmp(o, n, &format!("{ptr}/contains"), flip);
-        }
-        _ => {}
-    }
+    compare_contains(cx, so, sn, ptr, flip);
     compare_counts(
         cx,
         so,
         sn,
         ptr,
         flip,
-        &[
-            ("size", "minItems", true),
-            ("size", "maxItems", false),
-            ("size", "minContains", true),
-            ("size", "maxContains", false),
-        ],
+        &[("size", "minItems", true), ("size", "maxItems", false)],
     );
     let unique = |s: &Shape<'_>| s.get("uniqueItems") == Some(&Value::Bool(true));
     if unique(so) != unique(sn) {
@@ -660,6 +426,50 @@ fn required(s: &Shape<'_>) -> BTreeSet<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// `contains` with its counts: `minContains` defaults to 1 where `contains`
+/// is present (and means nothing without it), `maxContains` likewise.
+fn compare_contains(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
+    let counts = |s: &Shape<'_>| -> (Option<Num>, Option<Num>) {
+        if s.get("contains").is_none() {
+            return (None, None);
+        }
+        let min = s
+            .get("minContains")
+            .and_then(Num::from_value)
+            .unwrap_or(Num::Int(1));
+        (Some(min), s.get("maxContains").and_then(Num::from_value))
+    };
+    let ((mino, maxo), (minn, maxn)) = (counts(so), counts(sn));
+    match (so.get("contains"), sn.get("contains")) {
+        (Some(o), Some(n)) => {
+            if maxo.is_some() || maxn.is_some() {
+                // more matching items count against the maximum: a wider
+                // `contains` both helps the minimum and hurts the maximum
+                if !cx.equiv.same(o, n) {
+                    let what = format!(
+                        "the `contains` schema of {} changed while a `maxContains` limits matching items",
+                        label::describe(ptr, cx.dir)
+                    );
+                    cx.emit(
+                        "constraint-changed",
+                        Effect::Changed,
+                        flip,
+                        &format!("{ptr}/contains"),
+                        None,
+                        what,
+                    );
+                }
+            } else {
+                cx.cmp(o, n, &format!("{ptr}/contains"), flip);
+            }
+        }
+        (None, None) => return,
+        _ => {}
+    }
+    count_change(cx, ptr, flip, ("size", "minContains", true), (mino, minn));
+    count_change(cx, ptr, flip, ("size", "maxContains", false), (maxo, maxn));
 }
 
 /// `additionalProperties` as: None = open, Some(false) = closed, Some(schema).
@@ -720,7 +530,24 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
             (None, Some(n)) => {
                 let decls = old_declarations(cx, so, name);
                 match ao {
+                    // the old object already constrained this name by a pattern
+                    _ if old_pattern_schema(so, name).is_some() => {
+                        if let Some(schema) = old_pattern_schema(so, name) {
+                            cx.cmp(schema, n, &at, flip)
+                        }
+                    }
                     Some(ap) if ap.is_object() => cx.cmp(ap, n, &at, flip),
+                    _ if closed(so) && decls.is_empty() => {
+                        let what = match cx.dir {
+                            Direction::Input => format!("field \"{name}\" was added to a closed object: calls may now send it"),
+                            Direction::Output => format!("field \"{name}\" was added to an object that promised no other fields (additionalProperties: false): strict clients reject it"),
+                        };
+                        let suffix = match cx.dir {
+                            Direction::Input => "property-added",
+                            Direction::Output => "closed-property-added",
+                        };
+                        cx.emit(suffix, Effect::Widened, flip, &at, Some(name), what);
+                    }
                     _ if !decls.is_empty() => {
                         let old_decl = if decls.len() == 1 {
                             decls[0].clone()
@@ -789,6 +616,9 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
     }
     let place = label::describe(ptr, cx.dir);
     let ap_ptr = format!("{ptr}/additionalProperties");
+    let before = cx.out.len();
+    let show = |v: Option<&Value>| v.map_or_else(|| "true".to_string(), Value::to_string);
+    let (ap_from, ap_to) = (show(ao), show(an));
     match (ao, an) {
         (None, Some(Value::Bool(false))) => {
             let what = match cx.dir {
@@ -845,6 +675,12 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
         (None, None) | (Some(Value::Bool(false)), Some(Value::Bool(false))) => {}
         (o, n) => {
             cx.cmp(o.unwrap_or(&ANY), n.unwrap_or(&ANY), &ap_ptr, flip);
+        }
+    }
+    for c in &mut cx.out[before..] {
+        if c.pointer == ap_ptr && c.detail.is_empty() {
+            c.detail.from = Some(ap_from.clone());
+            c.detail.to = Some(ap_to.clone());
         }
     }
     let eo = serde_json::Map::new();
@@ -910,6 +746,33 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
         ],
     );
     compare_dependent_required(cx, so, sn, ptr, flip);
+}
+
+/// Does the object admit no undeclared property (`additionalProperties:
+/// false`, or `unevaluatedProperties: false` with nothing else deciding)?
+fn closed(s: &Shape<'_>) -> bool {
+    let is_false = |v: Option<&Value>| {
+        v == Some(&Value::Bool(false))
+            || v.and_then(Value::as_object).is_some_and(|m| {
+                m.len() == 1
+                    && m.get("not")
+                        .is_some_and(|n| n.as_object().is_some_and(|x| x.is_empty()))
+            })
+    };
+    is_false(s.get("additionalProperties"))
+        || (s.get("additionalProperties").is_none() && is_false(s.get("unevaluatedProperties")))
+}
+
+/// The old `patternProperties` schema a property name falls under, if any
+/// (a pattern that cannot be compiled is assumed to match: comparing with
+/// its schema is the conservative reading).
+fn old_pattern_schema<'s>(s: &'s Shape<'_>, name: &str) -> Option<&'s Value> {
+    let pp = s.get("patternProperties")?.as_object()?;
+    pp.iter()
+        .find(|(p, _)| {
+            crate::schema::pattern::Compiled::new(Some(p)).map_or(true, |c| c.is_match(name))
+        })
+        .map(|(_, schema)| schema)
 }
 
 /// Where the old schema already declared `name` at this object level: in
@@ -979,28 +842,35 @@ fn compare_dependent_required(
                 Direction::Input => format!("when \"{k}\" is given, {added:?} must now be given too: calls without them are rejected"),
                 Direction::Output => format!("when \"{k}\" is present, {added:?} are now always present too"),
             };
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "dependent-required-narrowed",
                 Effect::Narrowed,
                 flip,
                 &at,
                 Some(k),
                 what,
-            );
+            ) {
+                c.detail.values = added.iter().map(|n| Value::String((*n).clone())).collect();
+            }
         }
         if !removed.is_empty() {
             let what = match cx.dir {
                 Direction::Input => format!("when \"{k}\" is given, {removed:?} are no longer required"),
                 Direction::Output => format!("when \"{k}\" is present, {removed:?} may now be missing: clients that read them break"),
             };
-            cx.emit(
+            if let Some(c) = cx.emit(
                 "dependent-required-widened",
                 Effect::Widened,
                 flip,
                 &at,
                 Some(k),
                 what,
-            );
+            ) {
+                c.detail.values = removed
+                    .iter()
+                    .map(|n| Value::String((*n).clone()))
+                    .collect();
+            }
         }
     }
 }

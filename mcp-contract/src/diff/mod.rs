@@ -8,10 +8,14 @@
 //! everything the new schema allows).
 
 mod alternatives;
+mod conditional;
 mod keywords;
 mod label;
+mod numbers;
 mod rename;
+mod resolution;
 mod schema;
+mod strings;
 mod tool;
 
 use std::collections::BTreeMap;
@@ -19,6 +23,7 @@ use std::collections::BTreeMap;
 use crate::model::Surface;
 use crate::rules::{self, Severity};
 
+pub(crate) use keywords::effective_types;
 pub use schema::Direction;
 
 /// One reported change.
@@ -43,6 +48,45 @@ pub struct Change {
     /// How the verdict is backed; `None` until the witness pass ran, and for
     /// changes that are not breaking.
     pub proof: Option<crate::witness::Proof>,
+    /// What changed at the pointer: the values, or the old and new type,
+    /// bound or keyword. Part of the change's identity, so that an
+    /// acknowledgement of one change does not also accept a later,
+    /// different change at the same place.
+    pub detail: Detail,
+}
+
+/// What a change changed, beyond where: empty when the pointer and subject
+/// already say everything (a removed property, a new required field).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Detail {
+    /// Values removed or added (`enum`/`const` values, alternatives,
+    /// `dependentRequired` names).
+    pub values: Vec<serde_json::Value>,
+    /// The old type, bound or keyword value, as the report shows it.
+    pub from: Option<String>,
+    /// The new one.
+    pub to: Option<String>,
+}
+
+impl Detail {
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.from.is_none() && self.to.is_none()
+    }
+
+    /// The detail as it stands in a fingerprint: ` values=[..] from=".." to=".."`.
+    fn fingerprint_suffix(&self) -> String {
+        let mut out = String::new();
+        if !self.values.is_empty() {
+            out.push_str(" values=");
+            out.push_str(&serde_json::Value::Array(self.values.clone()).to_string());
+        }
+        for (k, v) in [("from", &self.from), ("to", &self.to)] {
+            if let Some(v) = v {
+                out.push_str(&format!(" {k}={}", serde_json::Value::String(v.clone())));
+            }
+        }
+        out
+    }
 }
 
 impl Change {
@@ -56,9 +100,16 @@ impl Change {
             subject: None,
             message,
             hint: None,
+            detail: Detail::default(),
             witness: None,
             proof: None,
         }
+    }
+
+    pub(crate) fn with_from_to(mut self, from: impl Into<String>, to: impl Into<String>) -> Self {
+        self.detail.from = Some(from.into());
+        self.detail.to = Some(to.into());
+        self
     }
 
     pub(crate) fn with_subject(mut self, subject: impl Into<String>) -> Self {
@@ -67,8 +118,20 @@ impl Change {
     }
 
     /// A stable identity for the change, independent of its message text:
-    /// `rule tool pointer[ subject]`. Migration entries may match on it.
+    /// `rule tool pointer[ subject][ values=[..]][ from=".." to=".."]`.
+    /// Migration entries may match on it.
     pub fn fingerprint(&self) -> String {
+        format!(
+            "{}{}",
+            self.place_fingerprint(),
+            self.detail.fingerprint_suffix()
+        )
+    }
+
+    /// The fingerprint without the detail (`rule tool pointer[ subject]`):
+    /// where the change is, not what it is. Records written before the
+    /// detail existed match on it.
+    pub fn place_fingerprint(&self) -> String {
         match &self.subject {
             Some(s) => format!("{} {} {} {}", self.rule, self.tool, self.pointer, s),
             None => format!("{} {} {}", self.rule, self.tool, self.pointer),

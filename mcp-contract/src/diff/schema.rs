@@ -7,14 +7,16 @@
 //! linear. Inside `not`, narrowing and widening swap.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use serde_json::Value;
 
 use super::label;
 use super::Change;
 use crate::rules::{self, Severity};
+use crate::schema::equiv::RefEquiv;
 use crate::schema::shape::{shape, Shape};
-use crate::schema::{refs, ANNOTATION_KEYWORDS};
+use crate::schema::ANNOTATION_KEYWORDS;
 
 /// Which side of the wire reads values of this schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -55,9 +57,11 @@ pub(crate) struct Cx<'a> {
     pub new_root: &'a Value,
     pub tool: &'a str,
     pub dir: Direction,
-    /// Equal sub-schemas may be skipped: references resolve the same on both sides.
-    fast_equal: bool,
-    visited: HashSet<(String, String, bool)>,
+    /// Which references resolve alike: an equal sub-schema may be skipped
+    /// only when every reference inside it does.
+    pub equiv: Rc<RefEquiv>,
+    /// Pairs of nodes already compared (see [`Cx::memo_key`]).
+    visited: HashSet<MemoKey>,
     pub out: Vec<Change>,
     depth: usize,
     /// Pointer of the schema root: MCP arguments and structured results are
@@ -70,7 +74,13 @@ pub(crate) struct Cx<'a> {
 }
 
 /// Property declarations per name across a node's old alternatives.
-pub(crate) type Decls = std::rc::Rc<std::collections::BTreeMap<String, Vec<Value>>>;
+pub(crate) type Decls = Rc<std::collections::BTreeMap<String, Vec<Value>>>;
+
+/// What decides the outcome of comparing a node pair: each node's text when
+/// it holds a reference (the reference and the keywords beside it), else
+/// its place; inside `not` or not; at the root or not; and the
+/// declarations of enclosing alternatives new properties are compared with.
+type MemoKey = (String, String, bool, bool, u64);
 
 /// Compares two schemas; `prefix` is the pointer of the schema inside the tool.
 pub(crate) fn compare_schemas(
@@ -110,7 +120,7 @@ impl<'a> Cx<'a> {
             new_root,
             tool,
             dir,
-            fast_equal: refs_resolve_alike(old_root, new_root),
+            equiv: Rc::new(RefEquiv::new(old_root, new_root)),
             visited: HashSet::new(),
             out: vec![],
             depth: 0,
@@ -127,7 +137,7 @@ impl<'a> Cx<'a> {
             new_root: self.new_root,
             tool: self.tool,
             dir: self.dir,
-            fast_equal: self.fast_equal,
+            equiv: Rc::clone(&self.equiv),
             visited: self.visited.clone(),
             out: vec![],
             depth: self.depth,
@@ -154,13 +164,13 @@ impl<'a> Cx<'a> {
         pointer: &str,
         subject: Option<&str>,
         what: String,
-    ) {
+    ) -> Option<&mut Change> {
         let suffix = if flip {
             match effect {
                 Effect::Narrowed => "not-widened",
                 Effect::Widened => "not-narrowed",
                 Effect::Changed => "constraint-changed",
-                Effect::Neutral => return,
+                Effect::Neutral => return None,
             }
         } else {
             suffix
@@ -183,27 +193,76 @@ impl<'a> Cx<'a> {
             change = change.with_subject(s);
         }
         self.out.push(change);
+        self.out.last_mut()
+    }
+
+    /// Records that the comparison stopped at a limit: never silence, a
+    /// breaking verdict that names the place and the limit.
+    pub fn not_compared(&mut self, ptr: &str, why: String) {
+        let what = format!(
+            "{} was not compared: {why}; treat it as changed and review it by hand",
+            label::describe(ptr, self.dir)
+        );
+        self.emit("not-compared", Effect::Changed, false, ptr, None, what);
+    }
+
+    fn memo_key(&self, old: &Value, new: &Value, ptr: &str, flip: bool) -> Option<MemoKey> {
+        let has_ref = |v: &Value| {
+            v.as_object().is_some_and(|m| {
+                crate::schema::refs::REFERENCE_KEYWORDS
+                    .iter()
+                    .any(|k| m.contains_key(*k))
+            })
+        };
+        if !has_ref(old) && !has_ref(new) {
+            return None;
+        }
+        let text = |v: &Value| {
+            if has_ref(v) {
+                v.to_string()
+            } else {
+                format!("@{ptr}")
+            }
+        };
+        let decls = self.pending_decls.as_ref().map_or(0, |d| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            for (k, v) in d.iter() {
+                k.hash(&mut h);
+                for x in v {
+                    x.to_string().hash(&mut h);
+                }
+            }
+            h.finish() | 1
+        });
+        Some((text(old), text(new), flip, ptr == self.root_ptr, decls))
     }
 
     /// Compares one old node with one new node at `ptr`.
     pub fn cmp(&mut self, old: &Value, new: &Value, ptr: &str, flip: bool) {
+        if self.equiv.same(old, new) {
+            return;
+        }
         if self.depth >= MAX_DEPTH {
-            return;
-        }
-        if self.fast_equal && old == new {
-            return;
-        }
-        let so = shape(self.old_root, old);
-        let sn = shape(self.new_root, new);
-        if so.via.is_some() || sn.via.is_some() {
-            let key = (
-                so.via.clone().unwrap_or_else(|| format!("@{ptr}")),
-                sn.via.clone().unwrap_or_else(|| format!("@{ptr}")),
-                flip,
+            self.not_compared(
+                ptr,
+                format!("schemas nest deeper than {MAX_DEPTH} levels here"),
             );
+            return;
+        }
+        if let Some(key) = self.memo_key(old, new, ptr, flip) {
             if !self.visited.insert(key) {
                 return;
             }
+        }
+        let so = shape(self.old_root, old);
+        let sn = shape(self.new_root, new);
+        if so.truncated || sn.truncated {
+            self.not_compared(
+                ptr,
+                "a chain of references is longer than the comparator follows".into(),
+            );
+            return;
         }
         self.depth += 1;
         let pending = self.pending_decls.take();
@@ -215,7 +274,7 @@ impl<'a> Cx<'a> {
 
     /// Compares two already-normalized nodes.
     pub fn cmp_shapes(&mut self, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
-        if self.fast_equal && so.map == sn.map {
+        if so.map == sn.map && so.map.values().all(|v| self.equiv.refs_equal(v)) {
             return;
         }
         // Alternatives that differ in form are compared branch against branch.
@@ -225,62 +284,9 @@ impl<'a> Cx<'a> {
         let types = super::keywords::compare_types_and_values(self, so, sn, ptr, flip);
         super::keywords::compare_type_specific(self, so, sn, ptr, flip, types);
         super::alternatives::compare_all_of_and_not(self, so, sn, ptr, flip);
-        self.compare_opaque(so, sn, ptr, flip);
+        super::conditional::compare_conditionals(self, so, sn, ptr, flip);
+        super::resolution::compare_resolution(self, so, sn, ptr, flip);
         self.compare_annotations(so, sn, ptr, flip);
-    }
-
-    /// Keywords the engine does not compare for inclusion: any change is reported as such.
-    fn compare_opaque(&mut self, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
-        let opaque = [
-            "if",
-            "then",
-            "else",
-            "unevaluatedProperties",
-            "unevaluatedItems",
-            "contentSchema",
-            "$dynamicRef",
-            "$recursiveRef",
-            "dependentSchemas",
-            "$ref",
-        ];
-        for kw in opaque {
-            let (o, n) = (so.get(kw), sn.get(kw));
-            if o != n {
-                let what = format!("`{kw}` of {} changed", label::describe(ptr, self.dir));
-                self.emit(
-                    "constraint-changed",
-                    Effect::Changed,
-                    flip,
-                    &format!("{ptr}/{kw}"),
-                    None,
-                    what,
-                );
-            }
-        }
-        // draft-07 `dependencies` with schema values
-        let schema_deps = |s: &Shape<'_>| -> Option<Value> {
-            let deps = s.get("dependencies")?.as_object()?;
-            let m: serde_json::Map<String, Value> = deps
-                .iter()
-                .filter(|(_, v)| !v.is_array())
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            (!m.is_empty()).then_some(Value::Object(m))
-        };
-        if schema_deps(so) != schema_deps(sn) {
-            let what = format!(
-                "schema dependencies of {} changed",
-                label::describe(ptr, self.dir)
-            );
-            self.emit(
-                "constraint-changed",
-                Effect::Changed,
-                flip,
-                &format!("{ptr}/dependencies"),
-                None,
-                what,
-            );
-        }
     }
 
     fn compare_annotations(&mut self, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
@@ -306,19 +312,24 @@ impl<'a> Cx<'a> {
             match (self.dir, od, nd) {
                 (Direction::Input, Some(o), Some(n)) => {
                     let what = format!("the default of {place} changed from {o} to {n}: callers that omit it now silently get {n}");
-                    self.emit("default-changed", Effect::Neutral, flip, &at, None, what)
+                    if let Some(c) =
+                        self.emit("default-changed", Effect::Neutral, flip, &at, None, what)
+                    {
+                        c.detail.from = Some(o.to_string());
+                        c.detail.to = Some(n.to_string());
+                    }
                 }
                 (Direction::Input, None, Some(n)) => {
                     let what = format!("{place} now declares default {n}: the handler must apply exactly this value when it is omitted");
-                    self.emit("default-added", Effect::Neutral, flip, &at, None, what)
+                    self.emit("default-added", Effect::Neutral, flip, &at, None, what);
                 }
                 (Direction::Input, Some(o), None) => {
                     let what = format!("{place} no longer declares its default {o}");
-                    self.emit("default-removed", Effect::Neutral, flip, &at, None, what)
+                    self.emit("default-removed", Effect::Neutral, flip, &at, None, what);
                 }
                 (Direction::Output, _, _) => {
                     let what = format!("the declared default of {place} changed");
-                    self.emit("default-changed", Effect::Neutral, flip, &at, None, what)
+                    self.emit("default-changed", Effect::Neutral, flip, &at, None, what);
                 }
                 _ => {}
             }
@@ -350,7 +361,8 @@ impl<'a> Cx<'a> {
                 if deprecated(so) {
                     annotation_keys.push(k.as_str());
                 }
-            } else if ["description", "default"].contains(&k.as_str()) {
+            } else if ["description", "default", "$schema", "$id"].contains(&k.as_str()) {
+                // compared above / in `resolution`
             } else if ANNOTATION_KEYWORDS.contains(&k.as_str())
                 || k == "$defs"
                 || k == "definitions"
@@ -358,7 +370,7 @@ impl<'a> Cx<'a> {
                 if k != "$defs" && k != "definitions" {
                     annotation_keys.push(k.as_str());
                 }
-            } else if !KNOWN_KEYWORDS.contains(&k.as_str()) {
+            } else if crate::schema::vocabulary::handling(k).is_none() {
                 unknown_keys.push(k.as_str());
             }
         }
@@ -420,84 +432,4 @@ fn quote_list(v: &[&str]) -> String {
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Validation keywords the comparator understands (anything else that is not
-/// an annotation or an `x-*` extension is reported as an unknown keyword).
-pub(crate) const KNOWN_KEYWORDS: &[&str] = &[
-    "type",
-    "enum",
-    "const",
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "minProperties",
-    "maxProperties",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "$ref",
-    "$dynamicRef",
-    "$recursiveRef",
-    "$recursiveAnchor",
-    "contentSchema",
-];
-
-/// True when every local reference in both documents points into `$defs` or
-/// `definitions` and those are equal: then textually equal sub-schemas are
-/// equal in meaning and may be skipped.
-fn refs_resolve_alike(old: &Value, new: &Value) -> bool {
-    if old.get("$defs") != new.get("$defs") || old.get("definitions") != new.get("definitions") {
-        return false;
-    }
-    fn refs_into_defs(v: &Value) -> bool {
-        let mut stack = vec![v];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(m) => {
-                    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
-                        if refs::is_local(r)
-                            && !(r.starts_with("#/$defs/") || r.starts_with("#/definitions/"))
-                        {
-                            return false;
-                        }
-                    }
-                    stack.extend(m.values());
-                }
-                Value::Array(a) => stack.extend(a.iter()),
-                _ => {}
-            }
-        }
-        true
-    }
-    refs_into_defs(old) && refs_into_defs(new)
 }

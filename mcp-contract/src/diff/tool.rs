@@ -83,12 +83,18 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
             old.title.as_deref().unwrap_or(""),
             new.title.as_deref().unwrap_or("")
         );
-        out.push(Change::new(
-            "tool.title-changed",
-            name,
-            "/title".into(),
-            with_fix("tool.title-changed", name, what),
-        ));
+        out.push(
+            Change::new(
+                "tool.title-changed",
+                name,
+                "/title".into(),
+                with_fix("tool.title-changed", name, what),
+            )
+            .with_from_to(
+                old.title.as_deref().unwrap_or(""),
+                new.title.as_deref().unwrap_or(""),
+            ),
+        );
     }
     if old.description != new.description {
         let what = "the tool's description changed: models may now route different requests to it"
@@ -107,12 +113,15 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
             show(old.version),
             show(new.version)
         );
-        out.push(Change::new(
-            "tool.version-changed",
-            name,
-            "/version".into(),
-            with_fix("tool.version-changed", name, what),
-        ));
+        out.push(
+            Change::new(
+                "tool.version-changed",
+                name,
+                "/version".into(),
+                with_fix("tool.version-changed", name, what),
+            )
+            .with_from_to(show(old.version), show(new.version)),
+        );
     }
     out.extend(annotations(old, new));
     out.extend(extras(old, new));

@@ -69,7 +69,7 @@ pub use model::{
     Transition,
 };
 pub use parse::{parse, read, toml_to_json, RECORD_VERSION};
-pub use suggest::{json_to_toml, suggest_entry, toml_string};
+pub use suggest::{detail_lines, json_to_toml, suggest_entry, toml_string};
 
 /// The record's file name, beside the lockfile.
 pub const FILE_NAME: &str = "migrations.toml";

@@ -10,7 +10,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::date::Date;
-use crate::diff::Change;
+use crate::diff::{Change, Detail};
 
 /// A position in the record file (1-based line and column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -73,19 +73,38 @@ pub struct Entry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Selector {
     /// The rule id, tool, JSON pointer and (when the change has one) subject
-    /// exactly as the diff reports them.
+    /// exactly as the diff reports them, and what changed there (`values`,
+    /// `from`/`to`; `None` in records written before the detail existed).
     Change {
         tool: String,
         rule: String,
         pointer: String,
         subject: Option<String>,
+        detail: Option<Detail>,
     },
     /// [`Change::fingerprint`] verbatim.
     Fingerprint(String),
 }
 
+/// The parts of a fingerprint: rule, tool, pointer and subject (the
+/// detail, if any, left out).
+pub fn fingerprint_parts(f: &str) -> (&str, &str, &str, Option<&str>) {
+    let place = [" values=", " from=", " to="]
+        .iter()
+        .filter_map(|m| f.find(m))
+        .min()
+        .map_or(f, |i| &f[..i]);
+    let mut parts = place.splitn(4, ' ');
+    let rule = parts.next().unwrap_or("");
+    let tool = parts.next().unwrap_or("");
+    let pointer = parts.next().unwrap_or("");
+    (rule, tool, pointer, parts.next())
+}
+
 impl Selector {
-    /// Does this selector acknowledge `change`?
+    /// Does this selector acknowledge `change`? An entry that names what
+    /// changed matches only that change; one written before the detail
+    /// existed matches by place (see [`Selector::pins`]).
     pub fn matches(&self, change: &Change) -> bool {
         match self {
             Selector::Change {
@@ -93,21 +112,35 @@ impl Selector {
                 rule,
                 pointer,
                 subject,
+                detail,
             } => {
                 *tool == change.tool
                     && rule == change.rule
                     && *pointer == change.pointer
                     && *subject == change.subject
+                    && detail.as_ref().is_none_or(|d| *d == change.detail)
             }
-            Selector::Fingerprint(f) => *f == change.fingerprint(),
+            Selector::Fingerprint(f) => {
+                *f == change.fingerprint() || *f == change.place_fingerprint()
+            }
         }
+    }
+
+    /// Does the entry say what changed, not only where (so that a later,
+    /// different change at the same place needs an entry of its own)?
+    pub fn pins(&self, change: &Change) -> bool {
+        change.detail.is_empty()
+            || match self {
+                Selector::Change { detail, .. } => detail.is_some(),
+                Selector::Fingerprint(f) => *f == change.fingerprint(),
+            }
     }
 
     /// The tool the entry concerns.
     pub fn tool(&self) -> &str {
         match self {
             Selector::Change { tool, .. } => tool,
-            Selector::Fingerprint(f) => f.split(' ').nth(1).unwrap_or(""),
+            Selector::Fingerprint(f) => fingerprint_parts(f).1,
         }
     }
 
@@ -115,7 +148,20 @@ impl Selector {
     pub fn rule(&self) -> &str {
         match self {
             Selector::Change { rule, .. } => rule,
-            Selector::Fingerprint(f) => f.split(' ').next().unwrap_or(""),
+            Selector::Fingerprint(f) => fingerprint_parts(f).0,
+        }
+    }
+
+    /// The pointer and subject the entry concerns.
+    pub fn place(&self) -> (&str, Option<&str>) {
+        match self {
+            Selector::Change {
+                pointer, subject, ..
+            } => (pointer, subject.as_deref()),
+            Selector::Fingerprint(f) => {
+                let (_, _, pointer, subject) = fingerprint_parts(f);
+                (pointer, subject)
+            }
         }
     }
 }

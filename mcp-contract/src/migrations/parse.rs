@@ -15,6 +15,7 @@ use super::date::Date;
 use super::model::{
     Entry, MigrationRecord, Pos, Problem, RenameTarget, Selector, ToolPolicy, Transition,
 };
+use crate::diff::Detail;
 use crate::error::InputError;
 use crate::rules;
 
@@ -35,6 +36,9 @@ pub const ENTRY_KEYS: &[&str] = &[
     "rule",
     "pointer",
     "subject",
+    "values",
+    "from",
+    "to",
     "fingerprint",
     "reason",
     "owner",
@@ -418,7 +422,7 @@ impl Parser<'_> {
 
     fn selector(&mut self, t: &dyn TableLike, pos: Pos) -> Option<Selector> {
         if let Some((f, fpos)) = self.string(t, "fingerprint") {
-            if ["tool", "rule", "pointer", "subject"]
+            if ["tool", "rule", "pointer", "subject", "values", "from", "to"]
                 .iter()
                 .any(|k| t.contains_key(k))
             {
@@ -426,7 +430,7 @@ impl Parser<'_> {
                     Problem::invalid(
                         self.file,
                         fpos,
-                        "give either `fingerprint` or `tool`/`rule`/`pointer`/`subject`, not both",
+                        "give either `fingerprint` or `tool`/`rule`/`pointer`/`subject`/`values`/`from`/`to`, not both",
                     )
                     .help("keep the one printed by `cargo mcp-contract check`"),
                 );
@@ -437,7 +441,7 @@ impl Parser<'_> {
                 if f.split(' ').count() < 3 {
                     self.problems.push(
                         Problem::invalid(self.file, fpos, format!("`{f}` is not a change fingerprint"))
-                            .help("a fingerprint is `RULE TOOL POINTER[ SUBJECT]` as printed by `cargo mcp-contract check --format json`"),
+                            .help("a fingerprint is `RULE TOOL POINTER[ SUBJECT][ values=[...]][ from=\"...\" to=\"...\"]` as printed by `cargo mcp-contract check --format json`"),
                     );
                 }
                 return None;
@@ -448,6 +452,7 @@ impl Parser<'_> {
         let rule = self.string(t, "rule");
         let pointer = self.raw_string(t, "pointer");
         let subject = self.string(t, "subject").map(|s| s.0);
+        let detail = self.detail(t);
         let mut missing = vec![];
         for (k, v) in [
             ("tool", tool.is_some()),
@@ -481,7 +486,45 @@ impl Parser<'_> {
             rule,
             pointer,
             subject,
+            detail: detail?,
         })
+    }
+
+    /// `values`, `from` and `to`: what the acknowledged change changed.
+    /// `Some(None)` when the entry gives none of them (a record written
+    /// before they existed), `None` when one is malformed.
+    fn detail(&mut self, t: &dyn TableLike) -> Option<Option<Detail>> {
+        if !["values", "from", "to"].iter().any(|k| t.contains_key(k)) {
+            return Some(None);
+        }
+        let mut ok = true;
+        let values = match t.get("values") {
+            None => vec![],
+            Some(item) => match item.as_array() {
+                Some(a) => a
+                    .iter()
+                    .map(|v| toml_to_json(&Item::Value(v.clone())))
+                    .collect(),
+                None => {
+                    self.type_error(item, "values", "an array");
+                    ok = false;
+                    vec![]
+                }
+            },
+        };
+        let mut side = |key: &str| -> Option<String> {
+            let item = t.get(key)?;
+            match item.as_str() {
+                Some(s) => Some(s.to_string()),
+                None => {
+                    self.type_error(item, key, "a string");
+                    ok = false;
+                    None
+                }
+            }
+        };
+        let (from, to) = (side("from"), side("to"));
+        ok.then_some(Some(Detail { values, from, to }))
     }
 
     fn known_rule(&mut self, rule: &str, pos: Pos) -> bool {

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::diff::Change;
+use crate::diff::{Change, Detail};
 use crate::model::Surface;
 
 /// The `[[acknowledge]]` entry for `change`. `all` is the whole diff (to
@@ -13,17 +13,46 @@ use crate::model::Surface;
 /// server-applied default from the schema's `default`).
 pub fn suggest_entry(change: &Change, all: &[Change], candidate: Option<&Surface>) -> String {
     let mut out = String::from("[[acknowledge]]\n");
-    out.push_str(&format!("tool = {}\n", toml_string(&change.tool)));
-    out.push_str(&format!("rule = {}\n", toml_string(change.rule)));
-    out.push_str(&format!("pointer = {}\n", toml_string(&change.pointer)));
-    if let Some(s) = &change.subject {
-        out.push_str(&format!("subject = {}\n", toml_string(s)));
+    let detail = detail_lines(&change.detail);
+    if detail.iter().any(String::is_empty) {
+        // a value TOML cannot hold (null): the fingerprint names it exactly
+        out.push_str(&format!(
+            "fingerprint = {}\n",
+            toml_string(&change.fingerprint())
+        ));
+    } else {
+        out.push_str(&format!("tool = {}\n", toml_string(&change.tool)));
+        out.push_str(&format!("rule = {}\n", toml_string(change.rule)));
+        out.push_str(&format!("pointer = {}\n", toml_string(&change.pointer)));
+        if let Some(s) = &change.subject {
+            out.push_str(&format!("subject = {}\n", toml_string(s)));
+        }
+        for line in detail {
+            out.push_str(&line);
+            out.push('\n');
+        }
     }
     out.push_str("reason = \"\"\nowner = \"\"\n");
     out.push_str(&format!(
         "transition = {}\n",
         transition(change, all, candidate)
     ));
+    out
+}
+
+/// The `values = [...]`, `from = ".."`, `to = ".."` lines that pin what a
+/// change changed (an empty string for values TOML cannot hold).
+pub fn detail_lines(detail: &Detail) -> Vec<String> {
+    let mut out = vec![];
+    if !detail.values.is_empty() {
+        let items: Option<Vec<String>> = detail.values.iter().map(json_to_toml).collect();
+        out.push(items.map_or_else(String::new, |i| format!("values = [{}]", i.join(", "))));
+    }
+    for (k, v) in [("from", &detail.from), ("to", &detail.to)] {
+        if let Some(v) = v {
+            out.push(format!("{k} = {}", toml_string(v)));
+        }
+    }
     out
 }
 

@@ -143,18 +143,8 @@ pub fn revision_of(lockfile_text: &str) -> String {
 /// The input field an entry is about: its subject, else the property its
 /// pointer names (`/inputSchema/properties/<name>[/...]`).
 pub fn entry_field(selector: &Selector) -> Option<String> {
-    let (pointer, subject) = match selector {
-        Selector::Change {
-            pointer, subject, ..
-        } => (pointer.clone(), subject.clone()),
-        Selector::Fingerprint(f) => {
-            let mut parts = f.splitn(4, ' ');
-            let _rule = parts.next();
-            let _tool = parts.next();
-            let pointer = parts.next().unwrap_or("").to_string();
-            (pointer, parts.next().map(str::to_string))
-        }
-    };
+    let (pointer, subject) = selector.place();
+    let (pointer, subject) = (pointer.to_string(), subject.map(str::to_string));
     let from_pointer = pointer
         .strip_prefix("/inputSchema/properties/")
         .and_then(|rest| rest.split('/').next())

@@ -3,9 +3,13 @@
 //! and a normalized view of one schema node ([`shape`]) in which references,
 //! nullable spellings and mergeable `allOf`s no longer differ by form.
 
+pub mod equiv;
+pub mod numeric;
+pub mod pattern;
 pub mod refs;
 pub mod shape;
 pub mod types;
+pub mod vocabulary;
 
 /// Keywords whose values are instance data, never schemas.
 pub const DATA_KEYWORDS: &[&str] = &["default", "const", "enum", "examples", "example"];
@@ -27,5 +31,6 @@ pub const ANNOTATION_KEYWORDS: &[&str] = &[
     "$dynamicAnchor",
     "$vocabulary",
     "contentMediaType",
+    "contentSchema",
     "contentEncoding",
 ];

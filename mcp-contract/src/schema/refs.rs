@@ -38,13 +38,16 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     Some(cur)
 }
 
-/// Finds `"$anchor": name` anywhere in the document (iteratively).
+/// Finds `"$anchor": name` (or `"$dynamicAnchor": name`, which is also a
+/// plain anchor) anywhere in the document (iteratively).
 fn find_anchor<'a>(root: &'a Value, name: &str) -> Option<&'a Value> {
     let mut stack = vec![root];
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(m) => {
-                if m.get("$anchor").and_then(Value::as_str) == Some(name) {
+                if m.get("$anchor").and_then(Value::as_str) == Some(name)
+                    || m.get("$dynamicAnchor").and_then(Value::as_str) == Some(name)
+                {
                     return Some(v);
                 }
                 for (k, child) in m {
@@ -90,6 +93,22 @@ pub fn is_local(reference: &str) -> bool {
     reference.starts_with('#')
 }
 
+/// The reference a keyword of a schema node makes, in the form [`resolve`]
+/// takes: `$ref` as written; `$dynamicRef` as written too (in a document
+/// that is one schema resource, the dynamic scope holds only this document,
+/// so it resolves to the anchor a plain reference would); `$recursiveRef`
+/// as `#` (the document root, by the same argument).
+pub fn reference_key(keyword: &str, value: &Value) -> Option<String> {
+    match (keyword, value.as_str()) {
+        ("$ref" | "$dynamicRef", Some(r)) => Some(r.to_string()),
+        ("$recursiveRef", Some(_)) => Some("#".to_string()),
+        _ => None,
+    }
+}
+
+/// Keywords that reference another schema.
+pub const REFERENCE_KEYWORDS: [&str; 3] = ["$ref", "$dynamicRef", "$recursiveRef"];
+
 /// The `$ref` of a schema node, if it has one.
 pub fn ref_of(v: &Value) -> Option<&str> {
     v.as_object()?.get("$ref")?.as_str()
@@ -129,16 +148,17 @@ pub fn validate(schema: &Value) -> Result<(), RefError> {
         }
         match v {
             Value::Object(m) => {
-                if let Some(r) = m.get("$ref") {
-                    let Some(r) = r.as_str() else {
+                for kw in REFERENCE_KEYWORDS {
+                    let Some(r) = m.get(kw) else { continue };
+                    let Some(r) = reference_key(kw, r) else {
                         return Err(RefError {
-                            pointer: format!("{}/$ref", pointer(&path)),
-                            message: "`$ref` must be a string".into(),
+                            pointer: format!("{}/{kw}", pointer(&path)),
+                            message: format!("`{kw}` must be a string"),
                             fix: "write the reference as a string such as \"#/$defs/Name\"".into(),
                         });
                     };
-                    if is_local(r) {
-                        check_chain(schema, r, &pointer(&path))?;
+                    if is_local(&r) {
+                        check_chain(schema, &r, &pointer(&path))?;
                     }
                 }
                 for (k, child) in m {

@@ -29,6 +29,9 @@ pub struct Shape<'a> {
     pub map: Cow<'a, Map<String, Value>>,
     /// The last local reference followed to reach this node, if any.
     pub via: Option<String>,
+    /// The reference chain was longer than this view follows: the node
+    /// still holds an unfollowed reference and was not compared in full.
+    pub truncated: bool,
 }
 
 impl Shape<'_> {
@@ -48,8 +51,12 @@ pub fn shape<'a>(root: &'a Value, node: &'a Value) -> Shape<'a> {
 }
 
 fn shape_at<'a>(root: &'a Value, node: &'a Value, depth: usize) -> Shape<'a> {
-    let (map, via) = follow_refs(root, node);
-    let mut shape = Shape { map, via };
+    let (map, via, truncated) = follow_refs(root, node);
+    let mut shape = Shape {
+        map,
+        via,
+        truncated,
+    };
     if depth < MAX_MERGE_DEPTH {
         merge_nullable(root, &mut shape, depth);
         flatten_all_of(root, &mut shape, depth);
@@ -69,28 +76,33 @@ fn as_map(node: &Value) -> Cow<'_, Map<String, Value>> {
     }
 }
 
-/// Follows local `$ref`s, merging sibling keywords over the target.
-fn follow_refs<'a>(
-    root: &'a Value,
-    node: &'a Value,
-) -> (Cow<'a, Map<String, Value>>, Option<String>) {
+/// The first local reference keyword of a node (`$ref`, then `$dynamicRef`,
+/// then `$recursiveRef`) and the reference it makes.
+fn local_reference(map: &Map<String, Value>) -> Option<(&'static str, String)> {
+    refs::REFERENCE_KEYWORDS.into_iter().find_map(|kw| {
+        let r = refs::reference_key(kw, map.get(kw)?)?;
+        refs::is_local(&r).then_some((kw, r))
+    })
+}
+
+/// Follows local references, merging sibling keywords over the target.
+/// The third value says the chain was cut at [`MAX_REF_CHAIN`].
+type Followed<'a> = (Cow<'a, Map<String, Value>>, Option<String>, bool);
+
+fn follow_refs<'a>(root: &'a Value, node: &'a Value) -> Followed<'a> {
     let mut map = as_map(node);
     let mut via = None;
     for _ in 0..MAX_REF_CHAIN {
-        let Some(reference) = map
-            .get("$ref")
-            .and_then(Value::as_str)
-            .filter(|r| refs::is_local(r))
-        else {
-            break;
+        let Some((keyword, reference)) = local_reference(&map) else {
+            return (map, via, false);
         };
-        let Some(target) = refs::resolve(root, reference) else {
-            break;
+        let Some(target) = refs::resolve(root, &reference) else {
+            return (map, via, false);
         };
-        via = Some(reference.to_string());
+        via = Some(reference);
         let target_map = as_map(target);
         let siblings: Vec<(&String, &Value)> =
-            map.iter().filter(|(k, _)| k.as_str() != "$ref").collect();
+            map.iter().filter(|(k, _)| k.as_str() != keyword).collect();
         if siblings.is_empty() {
             map = target_map;
             continue;
@@ -104,7 +116,8 @@ fn follow_refs<'a>(
         push_all_of(&mut merged, leftover);
         map = Cow::Owned(merged);
     }
-    (map, via)
+    let truncated = local_reference(&map).is_some();
+    (map, via, truncated)
 }
 
 fn names(m: &Map<String, Value>) -> Vec<&String> {

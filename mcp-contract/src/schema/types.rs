@@ -87,6 +87,33 @@ impl TypeSet {
 
     /// Human names, e.g. `["integer", "null"]` or `"string"`.
     pub fn describe(self) -> String {
+        let names = self.names();
+        match names.len() {
+            0 => "nothing".into(),
+            1 => format!("\"{}\"", names[0]),
+            _ => format!(
+                "[{}]",
+                names
+                    .iter()
+                    .map(|n| format!("\"{n}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
+    /// The names joined with `|` (`integer|null`, `nothing` when empty): a
+    /// change's `from`/`to` in migration entries.
+    pub fn short(self) -> String {
+        let names = self.names();
+        if names.is_empty() {
+            "nothing".into()
+        } else {
+            names.join("|")
+        }
+    }
+
+    fn names(self) -> Vec<&'static str> {
         let mut names = vec![];
         for (bit, name) in [
             (TypeSet::NULL, "null"),
@@ -106,18 +133,7 @@ impl TypeSet {
         } else if self.contains(TypeSet::FRACTION) {
             names.push("non-integer number");
         }
-        match names.len() {
-            0 => "nothing".into(),
-            1 => format!("\"{}\"", names[0]),
-            _ => format!(
-                "[{}]",
-                names
-                    .iter()
-                    .map(|n| format!("\"{n}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        }
+        names
     }
 }
 

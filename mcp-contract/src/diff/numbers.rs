@@ -1,0 +1,178 @@
+//! Numeric keywords: the range a number may take (`minimum`, `maximum`,
+//! their exclusive forms, draft-04 boolean exclusives, and the range an
+//! integer or float `format` carries — see [`crate::schema::numeric`]) and
+//! `multipleOf`. Bounds compare exactly, never through `f64`.
+
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+use super::keywords::{bound_what, polar_suffix};
+use super::label;
+use super::schema::{Cx, Effect};
+use crate::schema::numeric::{format_range, Bound, Num};
+use crate::schema::shape::Shape;
+
+/// The tightest lower (or upper) bound of a node and the keyword it comes from.
+fn effective_bound(s: &Shape<'_>, lower: bool) -> Option<(Bound, &'static str)> {
+    let (inclusive, exclusive) = if lower {
+        ("minimum", "exclusiveMinimum")
+    } else {
+        ("maximum", "exclusiveMaximum")
+    };
+    let excl = s.get(exclusive);
+    let mut candidates: Vec<(Bound, &'static str)> = vec![];
+    if let Some(v) = s.get(inclusive).and_then(Num::from_value) {
+        let exclusive = excl == Some(&Value::Bool(true));
+        candidates.push((
+            Bound {
+                value: v,
+                exclusive,
+            },
+            inclusive,
+        ));
+    }
+    if let Some(v) = excl.and_then(Num::from_value) {
+        candidates.push((
+            Bound {
+                value: v,
+                exclusive: true,
+            },
+            exclusive,
+        ));
+    }
+    if let Some((lo, hi)) = s
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(format_range)
+    {
+        candidates.push((if lower { lo } else { hi }, "format"));
+    }
+    candidates
+        .into_iter()
+        .reduce(|a, b| if tighter(b.0, a.0, lower) { b } else { a })
+}
+
+/// Is `a` a strictly tighter bound than `b`?
+fn tighter(a: Bound, b: Bound, lower: bool) -> bool {
+    let ord = a.value.total_cmp(&b.value);
+    let ord = if lower { ord } else { ord.reverse() };
+    match ord {
+        Ordering::Greater => true,
+        Ordering::Less => false,
+        Ordering::Equal => a.exclusive && !b.exclusive,
+    }
+}
+
+/// How moving a bound from `o` to `n` changes the accepted values.
+pub(crate) fn bound_effect(o: Option<Bound>, n: Option<Bound>, lower: bool) -> Option<Effect> {
+    match (o, n) {
+        (None, None) => None,
+        (None, Some(_)) => Some(Effect::Narrowed),
+        (Some(_), None) => Some(Effect::Widened),
+        (Some(a), Some(b)) if tighter(b, a, lower) => Some(Effect::Narrowed),
+        (Some(a), Some(b)) if tighter(a, b, lower) => Some(Effect::Widened),
+        _ => None,
+    }
+}
+
+fn show_bound(b: Option<(Bound, &str)>, lower: bool) -> String {
+    match b {
+        None => "none".into(),
+        Some((b, kw)) => {
+            let op = match (lower, b.exclusive) {
+                (true, false) => ">=",
+                (true, true) => ">",
+                (false, false) => "<=",
+                (false, true) => "<",
+            };
+            if kw == "format" {
+                format!("{op} {} (format)", b.value)
+            } else {
+                format!("{op} {}", b.value)
+            }
+        }
+    }
+}
+
+/// One end of a numeric range.
+fn compare_range_end(
+    cx: &mut Cx<'_>,
+    (so, sn): (&Shape<'_>, &Shape<'_>),
+    ptr: &str,
+    flip: bool,
+    lower: bool,
+) {
+    let (o, n) = (effective_bound(so, lower), effective_bound(sn, lower));
+    let Some(effect) = bound_effect(o.map(|b| b.0), n.map(|b| b.0), lower) else {
+        return;
+    };
+    let end = if lower { "lower bound" } else { "upper bound" };
+    // point at the keyword that now decides the bound (or decided it before)
+    let kw = n.or(o).map_or("minimum", |b| b.1);
+    let (from, to) = (show_bound(o, lower), show_bound(n, lower));
+    let mut what = bound_what(cx, &label::describe(ptr, cx.dir), end, effect, &from, &to);
+    if kw == "format" {
+        let fmt = |s: &Shape<'_>| s.get("format").map_or("none".into(), |f| f.to_string());
+        what = format!("{what} (format {} -> {})", fmt(so), fmt(sn));
+    }
+    if let Some(c) = cx.emit(
+        &polar_suffix("range", effect),
+        effect,
+        flip,
+        &format!("{ptr}/{kw}"),
+        None,
+        what,
+    ) {
+        c.detail.from = Some(from);
+        c.detail.to = Some(to);
+    }
+}
+
+pub(crate) fn compare_numbers(
+    cx: &mut Cx<'_>,
+    so: &Shape<'_>,
+    sn: &Shape<'_>,
+    ptr: &str,
+    flip: bool,
+) {
+    for lower in [true, false] {
+        compare_range_end(cx, (so, sn), ptr, flip, lower);
+    }
+    let (mo, mn) = (
+        so.get("multipleOf").and_then(Num::from_value),
+        sn.get("multipleOf").and_then(Num::from_value),
+    );
+    let effect = match (mo, mn) {
+        (None, Some(_)) => Some(Effect::Narrowed),
+        (Some(_), None) => Some(Effect::Widened),
+        (Some(a), Some(b)) if a != b => {
+            if a.is_multiple_of(b) {
+                Some(Effect::Widened)
+            } else if b.is_multiple_of(a) {
+                Some(Effect::Narrowed)
+            } else {
+                Some(Effect::Changed)
+            }
+        }
+        _ => None,
+    };
+    let Some(effect) = effect else { return };
+    let show = |m: Option<Num>| m.map_or("none".into(), |v| v.to_string());
+    let (from, to) = (show(mo), show(mn));
+    let place = label::describe(ptr, cx.dir);
+    let what = bound_what(cx, &place, "multipleOf", effect, &from, &to);
+    let at = format!("{ptr}/multipleOf");
+    // a multipleOf that is neither a multiple nor a divisor both narrows and widens
+    let effects: &[Effect] = if effect == Effect::Changed {
+        &[Effect::Narrowed, Effect::Widened]
+    } else {
+        &[effect]
+    };
+    for &e in effects {
+        if let Some(c) = cx.emit(&polar_suffix("range", e), e, flip, &at, None, what.clone()) {
+            c.detail.from = Some(from.clone());
+            c.detail.to = Some(to.clone());
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! String keywords: `minLength`/`maxLength`, `pattern` (inclusion decided
+//! on automata where the pattern allows it, see
+//! [`crate::schema::pattern`]) and `format` (compared by name: a changed
+//! string format is reported conservatively).
+
+use serde_json::Value;
+
+use super::keywords::{compare_counts, polar_suffix};
+use super::label;
+use super::schema::{Cx, Direction, Effect};
+use crate::schema::pattern::{includes, Inclusion};
+use crate::schema::shape::Shape;
+
+pub(crate) fn compare_strings(
+    cx: &mut Cx<'_>,
+    so: &Shape<'_>,
+    sn: &Shape<'_>,
+    ptr: &str,
+    flip: bool,
+) {
+    compare_counts(
+        cx,
+        so,
+        sn,
+        ptr,
+        flip,
+        &[
+            ("length", "minLength", true),
+            ("length", "maxLength", false),
+        ],
+    );
+    compare_pattern(cx, so, sn, ptr, flip);
+    let (o, n) = (so.get("format"), sn.get("format"));
+    if o != n {
+        let effect = match (o, n) {
+            (None, Some(_)) => Effect::Narrowed,
+            (Some(_), None) => Effect::Widened,
+            _ => Effect::Changed,
+        };
+        report(cx, "format", effect, (o, n), ptr, flip, None);
+    }
+}
+
+fn compare_pattern(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
+    let (o, n) = (so.get("pattern"), sn.get("pattern"));
+    if o == n {
+        return;
+    }
+    let (po, pn) = (o.and_then(Value::as_str), n.and_then(Value::as_str));
+    let forward = includes(po, pn); // old ⊆ new: nothing rejected now
+    let backward = includes(pn, po); // new ⊆ old: nothing new accepted
+    let effect = match (&forward, &backward) {
+        (Inclusion::Included, Inclusion::Included) => return, // same strings
+        (Inclusion::Included, Inclusion::NotIncluded(_)) => Effect::Widened,
+        (Inclusion::NotIncluded(_), Inclusion::Included) => Effect::Narrowed,
+        (Inclusion::NotIncluded(_), Inclusion::NotIncluded(_)) => Effect::Changed,
+        _ => match (o, n) {
+            (None, Some(_)) => Effect::Narrowed,
+            (Some(_), None) => Effect::Widened,
+            _ => Effect::Changed,
+        },
+    };
+    let why = [&forward, &backward].into_iter().find_map(|i| match i {
+        Inclusion::Unknown(why) => Some(why.clone()),
+        _ => None,
+    });
+    let example = match (cx.dir, effect, &forward, &backward) {
+        (Direction::Input, Effect::Narrowed | Effect::Changed, Inclusion::NotIncluded(w), _)
+        | (Direction::Output, Effect::Widened | Effect::Changed, _, Inclusion::NotIncluded(w)) => {
+            Some(w.clone())
+        }
+        _ => None,
+    };
+    let note = match (why, example) {
+        (Some(why), _) => Some(format!(" (inclusion not decided: {why})")),
+        (None, Some(w)) => Some(format!(" (e.g. {})", Value::String(w))),
+        _ => None,
+    };
+    report(cx, "pattern", effect, (o, n), ptr, flip, note);
+}
+
+fn report(
+    cx: &mut Cx<'_>,
+    kw: &str,
+    effect: Effect,
+    (o, n): (Option<&Value>, Option<&Value>),
+    ptr: &str,
+    flip: bool,
+    note: Option<String>,
+) {
+    let place = label::describe(ptr, cx.dir);
+    let show = |v: Option<&Value>| v.map_or_else(|| "none".into(), Value::to_string);
+    let (from, to) = (show(o), show(n));
+    let note = note.unwrap_or_default();
+    let what = match (cx.dir, effect) {
+        (Direction::Input, Effect::Narrowed | Effect::Changed) => {
+            format!("{place}: {kw} {from} -> {to}: strings that do not match are rejected{note}")
+        }
+        (Direction::Output, Effect::Widened | Effect::Changed) => format!(
+            "{place}: {kw} {from} -> {to}: clients may receive strings that do not match what they parse{note}"
+        ),
+        _ => format!("{place}: {kw} {from} -> {to}{note}"),
+    };
+    if let Some(c) = cx.emit(
+        &polar_suffix(kw, effect),
+        effect,
+        flip,
+        &format!("{ptr}/{kw}"),
+        None,
+        what,
+    ) {
+        c.detail.from = Some(from);
+        c.detail.to = Some(to);
+    }
+}

@@ -1,0 +1,322 @@
+//! Deciding `pattern` inclusion: does every string one JSON Schema pattern
+//! accepts also match another? Patterns are ECMA-262 regular expressions
+//! matched anywhere in the string (not anchored). The subset schemas use —
+//! literals, classes, `\d`/`\w`/`\s`, `.`, anchors, groups, alternation,
+//! quantifiers — is translated to `regex-automata` syntax with ECMA's
+//! meaning (`\d` is ASCII, `.` excludes line terminators), compiled to DFAs
+//! and compared through their product. Anything else (look-around,
+//! back-references, `\b`, Unicode properties) or an automaton past the size
+//! limits is [`Inclusion::Unknown`], with the reason: the caller stays
+//! conservative and says so. Every step is linear in the automata's size,
+//! and the sizes are bounded, so hostile patterns cannot make this hang.
+
+use std::collections::{HashMap, VecDeque};
+
+use regex_automata::dfa::{dense, Automaton, StartKind};
+use regex_automata::util::primitives::StateID;
+use regex_automata::util::{start, syntax};
+use regex_automata::{Anchored, MatchKind};
+
+/// The longest pattern this module compiles.
+const MAX_PATTERN_LEN: usize = 4096;
+/// Memory a single DFA may take while being built and once built.
+const DFA_BYTES: usize = 2 << 20;
+/// Product states explored before giving up.
+const MAX_PRODUCT_STATES: usize = 50_000;
+
+/// The answer to "does `a` accept only strings `b` accepts?".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inclusion {
+    Included,
+    /// A string `a` accepts and `b` rejects.
+    NotIncluded(String),
+    /// Not decided, and why.
+    Unknown(String),
+}
+
+/// A compiled pattern: the language of strings in which it matches somewhere.
+pub struct Compiled {
+    dfa: dense::DFA<Vec<u32>>,
+    start: StateID,
+}
+
+impl Compiled {
+    /// Compiles an ECMA-262 pattern (`None`: no pattern, every string).
+    pub fn new(pattern: Option<&str>) -> Result<Compiled, String> {
+        let translated = match pattern {
+            Some(p) => translate(p)?,
+            None => String::new(),
+        };
+        let whole = format!("(?s:.)*(?:{translated})(?s:.)*");
+        let dfa = dense::Builder::new()
+            .syntax(syntax::Config::new().utf8(true).unicode(true))
+            .configure(
+                dense::Config::new()
+                    .match_kind(MatchKind::All)
+                    .start_kind(StartKind::Anchored)
+                    .dfa_size_limit(Some(DFA_BYTES))
+                    .determinize_size_limit(Some(DFA_BYTES)),
+            )
+            .build(&whole)
+            .map_err(|e| format!("the pattern could not be compiled within the limits ({e})"))?;
+        let start = dfa
+            .start_state(&start::Config::new().anchored(Anchored::Yes))
+            .map_err(|e| format!("no start state ({e})"))?;
+        Ok(Compiled { dfa, start })
+    }
+
+    fn accepts_at_end(&self, s: StateID) -> bool {
+        self.dfa.is_match_state(self.dfa.next_eoi_state(s))
+    }
+
+    /// Does the pattern match somewhere in `text`?
+    pub fn is_match(&self, text: &str) -> bool {
+        let mut s = self.start;
+        for b in text.bytes() {
+            s = self.dfa.next_state(s, b);
+            if self.dfa.is_dead_state(s) {
+                return false;
+            }
+        }
+        self.accepts_at_end(s)
+    }
+}
+
+/// Does every string `a` matches also match `b` (`None`: no pattern)?
+pub fn includes(a: Option<&str>, b: Option<&str>) -> Inclusion {
+    let (ca, cb) = match (Compiled::new(a), Compiled::new(b)) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(e), _) | (_, Err(e)) => return Inclusion::Unknown(e),
+    };
+    included(&ca, &cb)
+}
+
+/// Breadth-first search of the product automaton for a string `a` accepts
+/// and `b` rejects; the first one found is among the shortest.
+pub fn included(a: &Compiled, b: &Compiled) -> Inclusion {
+    let mut parent: Parents = HashMap::new();
+    let first = (a.start, b.start);
+    parent.insert(first, None);
+    let mut queue = VecDeque::from([first]);
+    while let Some((sa, sb)) = queue.pop_front() {
+        if a.accepts_at_end(sa) && !b.accepts_at_end(sb) {
+            return Inclusion::NotIncluded(witness(&parent, (sa, sb)));
+        }
+        for byte in 0..=255u8 {
+            let na = a.dfa.next_state(sa, byte);
+            if a.dfa.is_dead_state(na) {
+                continue;
+            }
+            let nb = b.dfa.next_state(sb, byte);
+            if let std::collections::hash_map::Entry::Vacant(e) = parent.entry((na, nb)) {
+                e.insert(Some(((sa, sb), byte)));
+                if parent.len() > MAX_PRODUCT_STATES {
+                    return Inclusion::Unknown(format!(
+                        "comparing the patterns takes more than {MAX_PRODUCT_STATES} automaton states"
+                    ));
+                }
+                queue.push_back((na, nb));
+            }
+        }
+    }
+    Inclusion::Included
+}
+
+type Parents = HashMap<(StateID, StateID), Option<((StateID, StateID), u8)>>;
+
+fn witness(parent: &Parents, mut at: (StateID, StateID)) -> String {
+    let mut bytes = vec![];
+    while let Some(Some((prev, byte))) = parent.get(&at) {
+        bytes.push(*byte);
+        at = *prev;
+    }
+    bytes.reverse();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// ECMA-262 whitespace and line terminators (what `\s` matches).
+const ECMA_SPACE: &str =
+    r"\t\n\x0B\x0C\r \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
+
+/// Translates the decidable ECMA-262 subset to `regex-syntax`, or says
+/// which construct it does not decide.
+pub fn translate(p: &str) -> Result<String, String> {
+    if p.len() > MAX_PATTERN_LEN {
+        return Err(format!(
+            "the pattern is longer than {MAX_PATTERN_LEN} bytes"
+        ));
+    }
+    let unsupported = |what: &str| {
+        Err(format!(
+            "the pattern uses {what}, which the engine does not decide"
+        ))
+    };
+    let mut out = String::with_capacity(p.len() * 2);
+    let chars: Vec<char> = p.chars().collect();
+    let mut i = 0;
+    let mut in_class = false;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                let Some(&e) = chars.get(i + 1) else {
+                    return unsupported("a trailing backslash");
+                };
+                i += 1;
+                match (e, in_class) {
+                    ('d', false) => out.push_str("[0-9]"),
+                    ('d', true) => out.push_str("0-9"),
+                    ('D', false) => out.push_str("[^0-9]"),
+                    ('w', false) => out.push_str("[A-Za-z0-9_]"),
+                    ('w', true) => out.push_str("A-Za-z0-9_"),
+                    ('W', false) => out.push_str("[^A-Za-z0-9_]"),
+                    ('s', false) => out.push_str(&format!("[{ECMA_SPACE}]")),
+                    ('s', true) => out.push_str(ECMA_SPACE),
+                    ('S', false) => out.push_str(&format!("[^{ECMA_SPACE}]")),
+                    ('n' | 'r' | 't' | 'f' | 'v', _) => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    ('0', _) if !chars.get(i + 1).is_some_and(char::is_ascii_digit) => {
+                        out.push_str(r"\x00")
+                    }
+                    ('x', _) => {
+                        let hex: String = chars.iter().skip(i + 1).take(2).collect();
+                        if hex.len() != 2 || !hex.chars().all(|h| h.is_ascii_hexdigit()) {
+                            return unsupported("a malformed `\\x` escape");
+                        }
+                        out.push_str(&format!(r"\x{{{hex}}}"));
+                        i += 2;
+                    }
+                    ('u', _) => {
+                        let hex: String = chars.iter().skip(i + 1).take(4).collect();
+                        let code = (hex.len() == 4)
+                            .then(|| u32::from_str_radix(&hex, 16).ok())
+                            .flatten();
+                        match code {
+                            Some(c) if !(0xD800..0xE000).contains(&c) => {
+                                out.push_str(&format!(r"\x{{{hex}}}"));
+                                i += 4;
+                            }
+                            _ => {
+                                return unsupported(
+                                    "a `\\u` escape that is not one whole character",
+                                )
+                            }
+                        }
+                    }
+                    (e, _) if e.is_ascii_punctuation() => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    ('b' | 'B', false) => return unsupported("a word boundary (`\\b`)"),
+                    ('p' | 'P', _) => return unsupported("a Unicode property (`\\p{…}`)"),
+                    (e, _) if e.is_ascii_digit() => return unsupported("a back-reference"),
+                    (e, _) => return unsupported(&format!("the escape `\\{e}`")),
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push('[');
+                if chars.get(i + 1) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                if chars.get(i + 1) == Some(&']') {
+                    return unsupported("an empty class (`[]` or `[^]`)");
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(']');
+            }
+            '[' | '&' | '~' if in_class => {
+                out.push('\\');
+                out.push(c);
+            }
+            '.' if !in_class => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
+            '(' if !in_class => {
+                let rest: String = chars.iter().skip(i + 1).take(3).collect();
+                if rest.starts_with("?=")
+                    || rest.starts_with("?!")
+                    || rest.starts_with("?<=")
+                    || rest.starts_with("?<!")
+                {
+                    return unsupported("a look-around assertion");
+                }
+                out.push('(');
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    if in_class {
+        return unsupported("an unterminated class");
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widening_narrowing_and_equal_languages() {
+        assert_eq!(
+            includes(Some("^[a-z]+$"), Some("^[a-z0-9]+$")),
+            Inclusion::Included
+        );
+        assert!(matches!(
+            includes(Some("^[a-z0-9]+$"), Some("^[a-z]+$")),
+            Inclusion::NotIncluded(w) if w == "0"
+        ));
+        // unanchored: `a` matches everything containing an `a`
+        assert_eq!(includes(Some("a"), Some("a|b")), Inclusion::Included);
+        assert_eq!(
+            includes(Some("^\\d{3}$"), Some("^[0-9]{3}$")),
+            Inclusion::Included
+        );
+        assert_eq!(
+            includes(Some("^[0-9]{3}$"), Some("^\\d{3}$")),
+            Inclusion::Included
+        );
+        // no pattern accepts everything
+        assert_eq!(includes(Some("^x"), None), Inclusion::Included);
+        assert!(matches!(includes(None, Some("^x")), Inclusion::NotIncluded(w) if w.is_empty()));
+        assert_eq!(includes(Some(".*"), None), Inclusion::Included);
+        assert_eq!(includes(None, Some(".*")), Inclusion::Included);
+    }
+
+    #[test]
+    fn ecma_meaning_of_classes() {
+        // ECMA `\d` is ASCII only; `.` does not match a line break
+        let c = Compiled::new(Some("^\\d$")).unwrap();
+        assert!(c.is_match("7"));
+        assert!(!c.is_match("٣"));
+        let dot = Compiled::new(Some("^.$")).unwrap();
+        assert!(dot.is_match("é"));
+        assert!(!dot.is_match("\n"));
+    }
+
+    #[test]
+    fn undecidable_constructs_say_why() {
+        for p in ["(?=a)b", "(a)\\1", "\\bword", "\\p{L}", "[]"] {
+            match includes(Some(p), Some("a")) {
+                Inclusion::Unknown(why) => assert!(why.contains("the pattern"), "{p}: {why}"),
+                other => panic!("{p}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn hostile_patterns_are_bounded() {
+        // exponential DFA blow-up is refused by the size limit, not computed
+        let p = "(a|b)*a(a|b){20}";
+        assert!(matches!(
+            includes(Some(p), Some("a")),
+            Inclusion::Unknown(_)
+        ));
+        let long = "a".repeat(MAX_PATTERN_LEN + 1);
+        assert!(matches!(includes(Some(&long), None), Inclusion::Unknown(_)));
+    }
+}

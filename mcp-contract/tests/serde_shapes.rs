@@ -1,0 +1,650 @@
+//! The shapes serde + schemars publish most, and the classes of change the
+//! gate once missed in them (issue: "the gate must never pass a real
+//! break"). Each class has a breaking case that must be reported and a
+//! harmless neighbour that must stay quiet.
+
+use mcp_contract::load::surface_from_value;
+use mcp_contract::schema::vocabulary::{handling, Handling};
+use mcp_contract::{diff_surfaces, Severity, Surface};
+use serde_json::{json, Value};
+
+fn tool(input: Value, output: Option<Value>) -> Surface {
+    let mut t = json!({"name": "t", "inputSchema": input});
+    if let Some(o) = output {
+        t["outputSchema"] = o;
+    }
+    surface_from_value(&json!([t]), "test").expect("loads")
+}
+
+/// (rule, pointer) of every breaking change from `old` to `new` inputs.
+fn breaking_in(old: Value, new: Value) -> Vec<(&'static str, String)> {
+    breaking(tool(old, None), tool(new, None))
+}
+
+fn breaking_out(old: Value, new: Value) -> Vec<(&'static str, String)> {
+    let obj = json!({"type": "object"});
+    breaking(tool(obj.clone(), Some(old)), tool(obj, Some(new)))
+}
+
+fn breaking(old: Surface, new: Surface) -> Vec<(&'static str, String)> {
+    diff_surfaces(&old, &new)
+        .changes
+        .into_iter()
+        .filter(|c| c.severity == Severity::Breaking)
+        .map(|c| (c.rule, c.pointer))
+        .collect()
+}
+
+fn demo_create_order() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/demo-server/contracts/mcp-contract.lock"
+    );
+    let lock: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    lock["tools"]["create_order"]["inputSchema"].clone()
+}
+
+// ---- 1. references inside alternatives -------------------------------------
+
+#[test]
+fn a_changed_def_reached_through_a_one_of_branch_is_compared() {
+    // the demo server's `Shipping` (a serde enum with a struct variant) reaches
+    // `Address` through a oneOf branch
+    let old = demo_create_order();
+    let mut new = old.clone();
+    new["$defs"]["Address"]["properties"]["region"] = json!({"type": "string"});
+    new["$defs"]["Address"]["required"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("region"));
+    new["$defs"]["Address"]["properties"]["street"] = json!({"type": "integer"});
+    let got = breaking_in(old.clone(), new);
+    let rules: Vec<&str> = got.iter().map(|c| c.0).collect();
+    assert!(rules.contains(&"input.required-added"), "{got:?}");
+    assert!(rules.contains(&"input.type-narrowed"), "{got:?}");
+    // harmless: an optional field behind the branch
+    let mut harmless = old.clone();
+    harmless["$defs"]["Address"]["properties"]["floor"] = json!({"type": "string"});
+    assert_eq!(breaking_in(old, harmless), vec![]);
+}
+
+#[test]
+fn a_changed_def_is_compared_wherever_it_is_reached() {
+    let defs_old = json!({"K": {"type": "string"}});
+    let defs_new = json!({"K": {"type": "string", "maxLength": 3}});
+    for (kw, place) in [
+        (
+            "items",
+            json!({"type": "array", "items": {"$ref": "#/$defs/K"}}),
+        ),
+        (
+            "additionalProperties",
+            json!({"type": "object", "additionalProperties": {"$ref": "#/$defs/K"}}),
+        ),
+        (
+            "prefixItems",
+            json!({"type": "array", "prefixItems": [{"$ref": "#/$defs/K"}]}),
+        ),
+        (
+            "anyOf",
+            json!({"anyOf": [{"type": "null"}, {"type": "integer"}, {"$ref": "#/$defs/K"}]}),
+        ),
+        (
+            "nested",
+            json!({"oneOf": [{"anyOf": [{"$ref": "#/$defs/K"}, {"type": "boolean"}]}, {"type": "null"}]}),
+        ),
+        (
+            "allOf",
+            json!({"allOf": [{"$ref": "#/$defs/K"}, {"minLength": 1}]}),
+        ),
+    ] {
+        let old = json!({"type": "object", "properties": {"v": place.clone()}, "$defs": defs_old.clone()});
+        let new = json!({"type": "object", "properties": {"v": place}, "$defs": defs_new.clone()});
+        let got = breaking_in(old, new);
+        assert!(
+            got.iter().any(|c| c.0 == "input.length-narrowed"),
+            "{kw}: {got:?}"
+        );
+    }
+}
+
+#[test]
+fn a_renamed_def_with_the_same_shape_is_no_change() {
+    let old = json!({"type": "object", "properties": {"v": {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}},
+                     "$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}}}}});
+    let new = json!({"type": "object", "properties": {"v": {"oneOf": [{"$ref": "#/$defs/B"}, {"type": "null"}]}},
+                     "$defs": {"B": {"type": "object", "properties": {"x": {"type": "string"}}}}});
+    let report = diff_surfaces(&tool(old, None), &tool(new, None));
+    assert!(report.changes.is_empty(), "{:?}", report.changes);
+}
+
+// ---- 2. the pair memo ------------------------------------------------------
+
+#[test]
+fn a_second_use_of_the_same_reference_with_other_siblings_is_compared() {
+    let defs = json!({"S": {"type": "string"}});
+    let old = json!({"type": "object", "$defs": defs, "properties": {
+        "a": {"$ref": "#/$defs/S"},
+        "b": {"$ref": "#/$defs/S", "maxLength": 10}}});
+    let mut new = old.clone();
+    new["properties"]["b"]["maxLength"] = json!(3);
+    let got = breaking_in(old, new);
+    assert_eq!(
+        got,
+        vec![(
+            "input.length-narrowed",
+            "/inputSchema/properties/b/maxLength".into()
+        )]
+    );
+}
+
+// ---- 3. integer and number widths -------------------------------------------
+
+fn width(format: &str, min: Option<i64>) -> Value {
+    let mut v = json!({"type": "integer", "format": format});
+    if let Some(m) = min {
+        v["minimum"] = json!(m);
+    }
+    json!({"type": "object", "properties": {"n": v}})
+}
+
+#[test]
+fn integer_widths_carried_by_format_are_ranges() {
+    // u64 -> u32: values above 4294967295 are rejected now
+    let got = breaking_in(width("uint64", Some(0)), width("uint32", Some(0)));
+    assert_eq!(
+        got,
+        vec![(
+            "input.range-narrowed",
+            "/inputSchema/properties/n/format".into()
+        )]
+    );
+    // u32 -> u64 widens an input ...
+    assert_eq!(
+        breaking_in(width("uint32", Some(0)), width("uint64", Some(0))),
+        vec![]
+    );
+    // ... and breaks an output
+    let got = breaking_out(width("uint32", Some(0)), width("uint64", Some(0)));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "output.range-widened");
+    // i64 -> i32, u8 -> i8 (both ends), f64 -> f32, u128 -> u64
+    assert!(!breaking_in(width("int64", None), width("int32", None)).is_empty());
+    assert_eq!(
+        breaking_in(width("uint8", Some(0)), width("int8", None)).len(),
+        1
+    );
+    let num =
+        |f: &str| json!({"type": "object", "properties": {"n": {"type": "number", "format": f}}});
+    assert!(!breaking_in(num("double"), num("float")).is_empty());
+    assert_eq!(breaking_in(num("float"), num("double")), vec![]);
+    assert!(!breaking_in(width("uint128", Some(0)), width("uint64", Some(0))).is_empty());
+    // usize and u64 are the same width
+    assert_eq!(
+        breaking_in(width("uint", Some(0)), width("uint64", Some(0))),
+        vec![]
+    );
+}
+
+#[test]
+fn bounds_beyond_two_to_the_53_compare_exactly() {
+    let max =
+        |m: u64| json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": m}}});
+    let got = breaking_in(max(9007199254740993), max(9007199254740992));
+    assert_eq!(
+        got,
+        vec![(
+            "input.range-narrowed",
+            "/inputSchema/properties/n/maximum".into()
+        )]
+    );
+    assert_eq!(
+        breaking_in(max(9007199254740992), max(9007199254740993)),
+        vec![]
+    );
+}
+
+// ---- 4. closed output objects ----------------------------------------------
+
+#[test]
+fn a_field_added_to_a_closed_output_object_is_breaking() {
+    let old = json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false});
+    let mut new = old.clone();
+    new["properties"]["b"] = json!({"type": "string"});
+    assert_eq!(
+        breaking_out(old.clone(), new.clone()),
+        vec![(
+            "output.closed-property-added",
+            "/outputSchema/properties/b".into()
+        )]
+    );
+    // on an open object, or on an input, it is additive
+    let mut open_old = old.clone();
+    open_old
+        .as_object_mut()
+        .unwrap()
+        .remove("additionalProperties");
+    let mut open_new = new.clone();
+    open_new
+        .as_object_mut()
+        .unwrap()
+        .remove("additionalProperties");
+    assert_eq!(breaking_out(open_old, open_new), vec![]);
+    assert_eq!(breaking_in(old, new), vec![]);
+}
+
+// ---- 5. contains defaults -----------------------------------------------------
+
+#[test]
+fn min_contains_defaults_to_one() {
+    let arr = |extra: Value| {
+        let mut a = json!({"type": "array", "contains": {"type": "string"}});
+        for (k, v) in extra.as_object().unwrap() {
+            a[k] = v.clone();
+        }
+        json!({"type": "object", "properties": {"v": a}})
+    };
+    let got = breaking_in(arr(json!({"minContains": 0})), arr(json!({})));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "input.size-narrowed");
+    // adding `contains` with `minContains: 0` constrains nothing
+    let plain = json!({"type": "object", "properties": {"v": {"type": "array"}}});
+    assert_eq!(breaking_in(plain, arr(json!({"minContains": 0}))), vec![]);
+    // removing `contains` only widens an input
+    let plain = json!({"type": "object", "properties": {"v": {"type": "array"}}});
+    assert_eq!(breaking_in(arr(json!({})), plain), vec![]);
+}
+
+// ---- 6. output roots of any type -----------------------------------------
+
+#[test]
+fn non_object_output_roots_are_compared() {
+    let arr = |t: &str| json!({"type": "array", "items": {"type": t}});
+    let got = breaking_out(arr("integer"), arr("number"));
+    assert_eq!(
+        got,
+        vec![("output.type-widened", "/outputSchema/items/type".into())]
+    );
+    let got = breaking_out(
+        json!({"type": "string"}),
+        json!({"type": ["string", "null"]}),
+    );
+    assert_eq!(
+        got,
+        vec![("output.type-widened", "/outputSchema/type".into())]
+    );
+    let got = breaking_out(
+        json!({"type": "string", "enum": ["a", "b"]}),
+        json!({"type": "string", "enum": ["a", "b", "c"]}),
+    );
+    assert_eq!(
+        got,
+        vec![("output.enum-widened", "/outputSchema/enum".into())]
+    );
+    assert_eq!(breaking_out(arr("number"), arr("integer")), vec![]);
+}
+
+#[test]
+fn an_input_root_that_admits_no_object_is_an_error() {
+    for root in [
+        json!({"type": "array"}),
+        json!({"type": "string"}),
+        json!({"$ref": "#/$defs/S", "$defs": {"S": {"type": "integer"}}}),
+    ] {
+        let err = surface_from_value(&json!([{"name": "t", "inputSchema": root}]), "x.json")
+            .expect_err("must not load");
+        let text = err.to_string();
+        assert!(text.contains("admits no object"), "{text}");
+        assert!(text.contains("/inputSchema"), "{text}");
+    }
+}
+
+// ---- 7. never silent at a limit ----------------------------------------------
+
+fn chain(n: usize, leaf: &str) -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..n {
+        defs.insert(
+            format!("d{i}"),
+            json!({"type": "object", "properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}),
+        );
+    }
+    defs.insert(format!("d{n}"), json!({"type": leaf}));
+    json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs})
+}
+
+#[test]
+fn a_deep_chain_whose_leaf_narrows_fails_the_gate() {
+    let got = breaking_in(chain(260, "number"), chain(260, "integer"));
+    assert!(!got.is_empty(), "a 260-deep narrowing passed silently");
+    assert!(got.iter().any(|c| c.0 == "input.not-compared"), "{got:?}");
+    // below the limit it is compared exactly
+    let got = breaking_in(chain(50, "number"), chain(50, "integer"));
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0, "input.type-narrowed");
+    // a long chain of bare references stops at the chain limit, loudly
+    let mut defs = serde_json::Map::new();
+    for i in 0..100 {
+        defs.insert(
+            format!("r{i}"),
+            json!({"$ref": format!("#/$defs/r{}", i + 1)}),
+        );
+    }
+    let mut old_defs = defs.clone();
+    old_defs.insert("r100".into(), json!({"type": "string"}));
+    defs.insert("r100".into(), json!({"type": "integer"}));
+    let wrap = |d: serde_json::Map<String, Value>| json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/r0"}}, "$defs": d});
+    let got = breaking_in(wrap(old_defs), wrap(defs));
+    assert!(!got.is_empty(), "a long reference chain passed silently");
+}
+
+// ---- 8. resolution keywords and the vocabulary --------------------------------
+
+/// JSON Schema 2020-12 (core, applicator, unevaluated, validation,
+/// meta-data, format-annotation, content) and draft-07 keywords.
+const VOCABULARY: &[&str] = &[
+    "$id",
+    "$schema",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$comment",
+    "$defs",
+    "prefixItems",
+    "items",
+    "contains",
+    "additionalProperties",
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "type",
+    "const",
+    "enum",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    "title",
+    "description",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "examples",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    // draft-07 and 2019-09
+    "definitions",
+    "dependencies",
+    "additionalItems",
+    "$recursiveRef",
+    "$recursiveAnchor",
+];
+
+#[test]
+fn every_keyword_of_the_vocabularies_has_a_handling() {
+    let missing: Vec<&&str> = VOCABULARY
+        .iter()
+        .filter(|k| handling(k).is_none())
+        .collect();
+    assert!(missing.is_empty(), "keywords with no handling: {missing:?}");
+}
+
+#[test]
+fn changing_any_validation_keyword_is_reported() {
+    // one value and another for every keyword the engine compares: the
+    // change must never be silent
+    let samples: &[(&str, Value, Value)] = &[
+        ("type", json!("string"), json!("integer")),
+        ("enum", json!(["a"]), json!(["b"])),
+        ("const", json!("a"), json!("b")),
+        ("multipleOf", json!(2), json!(3)),
+        ("maximum", json!(5), json!(4)),
+        ("exclusiveMaximum", json!(5), json!(4)),
+        ("minimum", json!(1), json!(2)),
+        ("exclusiveMinimum", json!(1), json!(2)),
+        ("maxLength", json!(5), json!(4)),
+        ("minLength", json!(1), json!(2)),
+        ("pattern", json!("^a"), json!("^b")),
+        ("maxItems", json!(5), json!(4)),
+        ("minItems", json!(1), json!(2)),
+        ("uniqueItems", json!(false), json!(true)),
+        (
+            "contains",
+            json!({"type": "string"}),
+            json!({"type": "integer"}),
+        ),
+        ("maxContains", json!(5), json!(4)),
+        ("minContains", json!(1), json!(2)),
+        ("maxProperties", json!(5), json!(4)),
+        ("minProperties", json!(1), json!(2)),
+        ("required", json!(["a"]), json!(["a", "b"])),
+        (
+            "dependentRequired",
+            json!({"a": ["b"]}),
+            json!({"a": ["b", "c"]}),
+        ),
+        (
+            "properties",
+            json!({"a": {"type": "string"}}),
+            json!({"a": {"type": "integer"}}),
+        ),
+        (
+            "patternProperties",
+            json!({"^a": {"type": "string"}}),
+            json!({"^a": {"type": "integer"}}),
+        ),
+        (
+            "additionalProperties",
+            json!({"type": "string"}),
+            json!({"type": "integer"}),
+        ),
+        (
+            "propertyNames",
+            json!({"maxLength": 5}),
+            json!({"maxLength": 4}),
+        ),
+        (
+            "items",
+            json!({"type": "string"}),
+            json!({"type": "integer"}),
+        ),
+        (
+            "prefixItems",
+            json!([{"type": "string"}]),
+            json!([{"type": "integer"}]),
+        ),
+        (
+            "allOf",
+            json!([{"type": "string"}]),
+            json!([{"type": "integer"}]),
+        ),
+        (
+            "anyOf",
+            json!([{"type": "string"}]),
+            json!([{"type": "integer"}]),
+        ),
+        (
+            "oneOf",
+            json!([{"type": "string"}]),
+            json!([{"type": "integer"}]),
+        ),
+        ("not", json!({"type": "string"}), json!({"type": "integer"})),
+        ("if", json!({"required": ["a"]}), json!({"required": ["b"]})),
+        (
+            "dependentSchemas",
+            json!({"a": {"required": ["b"]}}),
+            json!({"a": {"required": ["c"]}}),
+        ),
+        (
+            "unevaluatedProperties",
+            json!({"type": "string"}),
+            json!({"type": "integer"}),
+        ),
+        (
+            "unevaluatedItems",
+            json!({"type": "string"}),
+            json!({"type": "integer"}),
+        ),
+        ("format", json!("email"), json!("uri")),
+        (
+            "dependencies",
+            json!({"a": ["b"]}),
+            json!({"a": ["b", "c"]}),
+        ),
+        (
+            "additionalItems",
+            json!({"type": "string"}),
+            json!({"type": "integer"}),
+        ),
+    ];
+    for (kw, a, b) in samples {
+        assert_eq!(handling(kw), Some(Handling::Compared), "{kw}");
+        let mut old = json!({kw.to_string(): a});
+        let mut new = json!({kw.to_string(): b});
+        if *kw == "if" {
+            old["then"] = json!({"required": ["x"]});
+            new["then"] = json!({"required": ["x"]});
+        }
+        if kw.ends_with("Contains") {
+            // they count the items `contains` matches; alone they mean nothing
+            old["contains"] = json!({"type": "string"});
+            new["contains"] = json!({"type": "string"});
+        }
+        if *kw == "additionalItems" {
+            old["items"] = json!([{}]);
+            new["items"] = json!([{}]);
+        }
+        let wrap = |v: Value| json!({"type": "object", "properties": {"v": v}});
+        let report = diff_surfaces(&tool(wrap(old), None), &tool(wrap(new), None));
+        assert!(
+            report.is_breaking(),
+            "changing `{kw}` was not reported as breaking: {:?}",
+            report.changes
+        );
+    }
+}
+
+#[test]
+fn a_dialect_change_is_reported_and_an_equal_spelling_is_not() {
+    let d7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"type": "array", "items": [{"type": "string"}]}}});
+    let mut d20 = d7.clone();
+    d20["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    let got = breaking_in(d7, d20.clone());
+    assert_eq!(
+        got,
+        vec![("input.resolution-changed", "/inputSchema/$schema".into())]
+    );
+    let mut none = d20.clone();
+    none.as_object_mut().unwrap().remove("$schema");
+    assert_eq!(breaking_in(none, d20), vec![]);
+}
+
+#[test]
+fn dynamic_references_are_followed_like_references() {
+    let doc = |leaf: &str| {
+        json!({"type": "object", "properties": {"v": {"$dynamicRef": "#node"}},
+        "$defs": {"n": {"$dynamicAnchor": "node", "type": leaf}}})
+    };
+    let got = breaking_in(doc("number"), doc("integer"));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "input.type-narrowed");
+    assert_eq!(breaking_in(doc("integer"), doc("number")), vec![]);
+}
+
+// ---- 9. precision where it is decidable -------------------------------------
+
+#[test]
+fn removing_a_whole_constraint_only_widens_an_input() {
+    let base =
+        json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}});
+    for (kw, v) in [
+        ("dependentSchemas", json!({"a": {"required": ["b"]}})),
+        ("dependentRequired", json!({"a": ["b"]})),
+        ("not", json!({"required": ["a", "b"]})),
+        ("if", json!({"required": ["a"]})),
+        ("unevaluatedProperties", json!(false)),
+    ] {
+        let mut old = base.clone();
+        old[kw] = v;
+        if kw == "if" {
+            old["then"] = json!({"required": ["b"]});
+        }
+        assert_eq!(breaking_in(old.clone(), base.clone()), vec![], "{kw}");
+        assert!(!breaking_in(base.clone(), old).is_empty(), "adding {kw}");
+    }
+    let s = |p: Option<&str>, c: bool| {
+        let mut v = json!({"type": "string"});
+        if let Some(p) = p {
+            v["pattern"] = json!(p);
+        }
+        let mut a = json!({"type": "array", "items": v});
+        if c {
+            a["contains"] = json!({"const": "x"});
+        }
+        json!({"type": "object", "properties": {"v": a}})
+    };
+    assert_eq!(breaking_in(s(Some("^a"), false), s(None, false)), vec![]);
+    assert_eq!(breaking_in(s(None, true), s(None, false)), vec![]);
+}
+
+#[test]
+fn pattern_inclusion_is_decided() {
+    let p =
+        |p: &str| json!({"type": "object", "properties": {"id": {"type": "string", "pattern": p}}});
+    assert_eq!(breaking_in(p("^[a-z]+$"), p("^[a-z0-9]+$")), vec![]);
+    assert_eq!(
+        breaking_in(p("^[a-z0-9]+$"), p("^[a-z]+$")),
+        vec![(
+            "input.pattern-narrowed",
+            "/inputSchema/properties/id/pattern".into()
+        )]
+    );
+    // the same language spelled differently is no change at all
+    let report = diff_surfaces(&tool(p("^\\d+$"), None), &tool(p("^[0-9]+$"), None));
+    assert!(report.changes.is_empty(), "{:?}", report.changes);
+    // undecidable: conservative, and says why
+    let report = diff_surfaces(&tool(p("^(?!x)a"), None), &tool(p("^a"), None));
+    let c = report
+        .changes
+        .iter()
+        .find(|c| c.rule == "input.pattern-changed")
+        .expect("reported");
+    assert!(c.message.contains("not decided"), "{}", c.message);
+    // output: a wider pattern breaks clients
+    let got = breaking_out(p("^[a-z]+$"), p("^[a-z0-9]+$"));
+    assert_eq!(
+        got,
+        vec![(
+            "output.pattern-widened",
+            "/outputSchema/properties/id/pattern".into()
+        )]
+    );
+}
