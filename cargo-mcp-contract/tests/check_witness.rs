@@ -11,7 +11,10 @@ use std::path::Path;
 use check_support::{TestRepo, LOCK, RECORD};
 
 fn demo() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/demo-server"))
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/demo-server"
+    ))
 }
 
 fn repo_at_current_revision() -> TestRepo {
@@ -34,7 +37,10 @@ fn witness_fixtures(repo: &TestRepo) -> Vec<(String, serde_json::Value)> {
             let name = f.file_name().unwrap().to_string_lossy().into_owned();
             if name.starts_with("witness-") {
                 let v = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
-                out.push((format!("{}/{name}", tool.file_name().unwrap().to_string_lossy()), v));
+                out.push((
+                    format!("{}/{name}", tool.file_name().unwrap().to_string_lossy()),
+                    v,
+                ));
             }
         }
     }
@@ -52,7 +58,10 @@ fn check_shows_witnesses_and_json_carries_them() {
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(v["format_version"], 2);
     let changes = v["checks"][0]["changes"].as_array().unwrap();
-    let breaking: Vec<&serde_json::Value> = changes.iter().filter(|c| c["severity"] == "breaking").collect();
+    let breaking: Vec<&serde_json::Value> = changes
+        .iter()
+        .filter(|c| c["severity"] == "breaking")
+        .collect();
     assert!(!breaking.is_empty());
     for c in breaking {
         assert_ne!(c["proof"]["status"], "unproven", "{c}");
@@ -84,7 +93,10 @@ fn write_fixtures_expects_what_the_record_promises() {
     // tests cover their expectations)
     // removed field: RESERVED_FIELD
     let removed = find("create_order", "input.property-removed");
-    assert_eq!(removed["expect"]["error_code"], "RESERVED_FIELD", "{removed}");
+    assert_eq!(
+        removed["expect"]["error_code"], "RESERVED_FIELD",
+        "{removed}"
+    );
     // a second run keeps what is there
     let again = repo.check(&["--against", "HEAD", "--write-fixtures"]);
     assert_eq!(again.code, 0, "{again:?}");

@@ -24,7 +24,10 @@ fn synthetic_tool(i: usize, mutated: bool) -> Tool {
             json!({"type": if p % 3 == 0 { "integer" } else { "string" }, "description": format!("Field {p}"), "minimum": 0}),
         );
     }
-    props.insert("mode".into(), json!({"type": "string", "enum": ["fast", "full", "auto"]}));
+    props.insert(
+        "mode".into(),
+        json!({"type": "string", "enum": ["fast", "full", "auto"]}),
+    );
     props.insert("filter".into(), json!({"$ref": "#/$defs/Filter"}));
     let mut required = vec![json!("field_0"), json!("field_1")];
     if mutated && i % 10 == 0 {
@@ -41,7 +44,12 @@ fn synthetic_tool(i: usize, mutated: bool) -> Tool {
     t.output_schema = Some(
         json!({"type": "object", "properties": {"items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}}}),
     );
-    t.annotations = Some(json!({"readOnlyHint": i % 2 == 0}).as_object().unwrap().clone());
+    t.annotations = Some(
+        json!({"readOnlyHint": i % 2 == 0})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
     t
 }
 
@@ -85,9 +93,19 @@ fn bench(c: &mut Criterion) {
     let proven = {
         let mut r = report.clone();
         witness::attach(&mut r, &o, &n, &witness::Options::default());
-        r.changes.iter().filter(|c| c.proof.as_ref().is_some_and(|p| p.is_backed())).count()
+        r.changes
+            .iter()
+            .filter(|c| c.proof.as_ref().is_some_and(|p| p.is_backed()))
+            .count()
     };
-    eprintln!("witness_1000: {} breaking verdicts, {proven} backed", report.changes.iter().filter(|c| c.proof.is_none() && c.severity == mcp_contract::Severity::Breaking).count());
+    eprintln!(
+        "witness_1000: {} breaking verdicts, {proven} backed",
+        report
+            .changes
+            .iter()
+            .filter(|c| c.proof.is_none() && c.severity == mcp_contract::Severity::Breaking)
+            .count()
+    );
     c.bench_function("witness_1000/witness_pass_only", |b| {
         b.iter(|| {
             let mut r = report.clone();

@@ -46,10 +46,17 @@ fn schema(s: &Surface, tool: &str, output: bool) -> Option<Value> {
 }
 
 /// Re-checks one witness with the default validator; `None` when it holds.
-fn recheck(kind: WitnessKind, old: Option<Value>, new: Option<Value>, value: &Value) -> Option<String> {
+fn recheck(
+    kind: WitnessKind,
+    old: Option<Value>,
+    new: Option<Value>,
+    value: &Value,
+) -> Option<String> {
     let valid = |s: &Option<Value>| -> bool {
         match s {
-            Some(s) => jsonschema::validator_for(s).map(|v| v.is_valid(value)).unwrap_or(false),
+            Some(s) => jsonschema::validator_for(s)
+                .map(|v| v.is_valid(value))
+                .unwrap_or(false),
             None => true, // no schema: anything goes
         }
     };
@@ -84,28 +91,47 @@ fn every_corpus_breaking_verdict_is_proven_or_by_construction() {
         let (old, new) = (read("before.json"), read("after.json"));
         let mut report = diff_surfaces(&old, &new);
         witness::attach(&mut report, &old, &new, &witness::Options::default());
-        for c in report.changes.iter().filter(|c| c.severity == Severity::Breaking) {
+        for c in report
+            .changes
+            .iter()
+            .filter(|c| c.severity == Severity::Breaking)
+        {
             let name = pair_name(dir);
             let proof = c.proof.as_ref().expect("a breaking change without a proof");
-            *proofs.entry(format!("{} {}", c.rule, proof.as_str())).or_default() += 1;
+            *proofs
+                .entry(format!("{} {}", c.rule, proof.as_str()))
+                .or_default() += 1;
             if let Proof::Unproven { reason } = proof {
                 if reason.starts_with("compatible:") {
                     // the witness pass shows the verdict is a conservative guess the engine should drop
-                    engine_should_drop.push(format!("{name}: {} {} {}: {reason}", c.rule, c.tool, c.pointer));
+                    engine_should_drop.push(format!(
+                        "{name}: {} {} {}: {reason}",
+                        c.rule, c.tool, c.pointer
+                    ));
                     continue;
                 }
-                problems.push(format!("{name}: {} {} {}: unproven: {reason}", c.rule, c.tool, c.pointer));
+                problems.push(format!(
+                    "{name}: {} {} {}: unproven: {reason}",
+                    c.rule, c.tool, c.pointer
+                ));
             }
             let Some(w) = &c.witness else { continue };
             *kinds.entry(w.kind.as_str()).or_default() += 1;
-            let output = c.pointer.starts_with("/outputSchema") || c.rule == "tool.output-schema-removed";
+            let output =
+                c.pointer.starts_with("/outputSchema") || c.rule == "tool.output-schema-removed";
             let (os, ns) = (schema(&old, &c.tool, output), schema(&new, &c.tool, output));
             if let Some(p) = recheck(w.kind, os, ns, &w.value) {
                 problems.push(format!("{name}: {} {} {}: {p}", c.rule, c.tool, c.pointer));
             }
             if shown.len() < 5 && !shown_rules.contains(&c.rule) {
                 shown_rules.push(c.rule);
-                shown.push(format!("{name} {} {} {}\n    = witness: {}", c.rule, c.tool, c.pointer, w.sentence()));
+                shown.push(format!(
+                    "{name} {} {} {}\n    = witness: {}",
+                    c.rule,
+                    c.tool,
+                    c.pointer,
+                    w.sentence()
+                ));
             }
         }
     }
@@ -113,12 +139,23 @@ fn every_corpus_breaking_verdict_is_proven_or_by_construction() {
     for s in &shown {
         println!("  {s}");
     }
-    println!("verdicts the engine should drop (provably compatible): {}", engine_should_drop.len());
+    println!(
+        "verdicts the engine should drop (provably compatible): {}",
+        engine_should_drop.len()
+    );
     for s in &engine_should_drop {
         println!("  {s}");
     }
-    assert!(!proofs.is_empty(), "no breaking verdict in the corpus: the test measures nothing");
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        !proofs.is_empty(),
+        "no breaking verdict in the corpus: the test measures nothing"
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 fn pair_name(dir: &Path) -> String {

@@ -39,7 +39,9 @@ impl Rng {
 }
 
 const NAMES: [&str; 3] = ["a", "b", "c"];
-const TYPES: [&str; 7] = ["null", "boolean", "integer", "number", "string", "object", "array"];
+const TYPES: [&str; 7] = [
+    "null", "boolean", "integer", "number", "string", "object", "array",
+];
 
 fn pool(i: u64) -> Value {
     [
@@ -69,7 +71,10 @@ fn leaf(r: &mut Rng) -> Value {
         2 => json!({"type": [TYPES[r.below(7) as usize], TYPES[r.below(7) as usize]]}),
         3 => {
             let mut m = Map::new();
-            m.insert("type".into(), json!(if r.chance(50) { "integer" } else { "number" }));
+            m.insert(
+                "type".into(),
+                json!(if r.chance(50) { "integer" } else { "number" }),
+            );
             if r.chance(50) {
                 m.insert("minimum".into(), json!(r.below(7) as i64 - 2));
             }
@@ -91,7 +96,10 @@ fn leaf(r: &mut Rng) -> Value {
                 m.insert("maxLength".into(), json!(r.below(4)));
             }
             if r.chance(40) {
-                m.insert("pattern".into(), json!(["^a", "b$", "^[ab]+$"][r.below(3) as usize]));
+                m.insert(
+                    "pattern".into(),
+                    json!(["^a", "b$", "^[ab]+$"][r.below(3) as usize]),
+                );
             }
             Value::Object(m)
         }
@@ -216,8 +224,13 @@ fn mutate_node(m: &mut Map<String, Value>, r: &mut Rng, defs: &mut Map<String, V
             }
         }
         5 => {
-            let kw = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]
-                [r.below(5) as usize];
+            let kw = [
+                "minimum",
+                "maximum",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+                "multipleOf",
+            ][r.below(5) as usize];
             if r.chance(30) {
                 m.remove(kw);
             } else if kw == "multipleOf" {
@@ -227,8 +240,14 @@ fn mutate_node(m: &mut Map<String, Value>, r: &mut Rng, defs: &mut Map<String, V
             }
         }
         6 => {
-            let kw = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"]
-                [r.below(6) as usize];
+            let kw = [
+                "minLength",
+                "maxLength",
+                "minItems",
+                "maxItems",
+                "minProperties",
+                "maxProperties",
+            ][r.below(6) as usize];
             if r.chance(30) {
                 m.remove(kw);
             } else {
@@ -239,12 +258,19 @@ fn mutate_node(m: &mut Map<String, Value>, r: &mut Rng, defs: &mut Map<String, V
             if r.chance(40) {
                 m.remove("pattern");
             } else {
-                m.insert("pattern".into(), json!(["^a", "b$", "^[ab]+$", "a"][r.below(4) as usize]));
+                m.insert(
+                    "pattern".into(),
+                    json!(["^a", "b$", "^[ab]+$", "a"][r.below(4) as usize]),
+                );
             }
         }
         8 => {
             let name = NAMES[r.below(3) as usize];
-            let mut req: Vec<Value> = m.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+            let mut req: Vec<Value> = m
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             if let Some(i) = req.iter().position(|v| v == name) {
                 req.remove(i);
             } else {
@@ -265,14 +291,20 @@ fn mutate_node(m: &mut Map<String, Value>, r: &mut Rng, defs: &mut Map<String, V
             match m.get("additionalProperties") {
                 None => m.insert("additionalProperties".into(), json!(false)),
                 Some(_) if r.chance(50) => m.remove("additionalProperties"),
-                Some(_) => m.insert("additionalProperties".into(), json!({"type": TYPES[r.below(7) as usize]})),
+                Some(_) => m.insert(
+                    "additionalProperties".into(),
+                    json!({"type": TYPES[r.below(7) as usize]}),
+                ),
             };
         }
         11 => {
             let inner = Value::Object(m.clone());
             m.clear();
             let kw = ["anyOf", "oneOf", "allOf"][r.below(3) as usize];
-            m.insert(kw.into(), json!([inner, {"type": TYPES[r.below(7) as usize]}]));
+            m.insert(
+                kw.into(),
+                json!([inner, {"type": TYPES[r.below(7) as usize]}]),
+            );
         }
         12 => {
             for kw in ["anyOf", "oneOf", "allOf"] {
@@ -308,7 +340,11 @@ fn mutate(old: &Value, r: &mut Rng) -> Value {
         let mut s = vec![];
         sites(&new, String::new(), &mut s);
         let site = s[r.below(s.len() as u64) as usize].clone();
-        let node = if site.is_empty() { Some(&mut new) } else { new.pointer_mut(&site) };
+        let node = if site.is_empty() {
+            Some(&mut new)
+        } else {
+            new.pointer_mut(&site)
+        };
         if let Some(Value::Object(m)) = node {
             mutate_node(m, r, &mut defs);
         }
@@ -395,9 +431,18 @@ fn instance(schema: &Value, root: &Value, r: &mut Rng, depth: usize) -> Value {
             let required: Vec<String> = m
                 .get("required")
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
                 .unwrap_or_default();
-            for (k, p) in m.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            for (k, p) in m
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
                 if required.contains(k) || r.chance(60) {
                     out.insert(k.clone(), instance(p, root, r, depth + 1));
                 }
@@ -414,7 +459,11 @@ fn instance(schema: &Value, root: &Value, r: &mut Rng, depth: usize) -> Value {
         }
         "array" => {
             let items = m.get("items").cloned().unwrap_or(json!({}));
-            Value::Array((0..r.below(4)).map(|_| instance(&items, root, r, depth + 1)).collect())
+            Value::Array(
+                (0..r.below(4))
+                    .map(|_| instance(&items, root, r, depth + 1))
+                    .collect(),
+            )
         }
         "integer" => json!(r.below(14) as i64 - 3),
         "number" if r.chance(50) => json!((r.below(20) as f64) / 2.0 - 3.25),
@@ -426,7 +475,12 @@ fn instance(schema: &Value, root: &Value, r: &mut Rng, depth: usize) -> Value {
 }
 
 /// Does the random oracle find an instance that the source side accepts and the other rejects?
-fn oracle_finds(src: &Value, vs: &jsonschema::Validator, vo: &jsonschema::Validator, seed: u64) -> bool {
+fn oracle_finds(
+    src: &Value,
+    vs: &jsonschema::Validator,
+    vo: &jsonschema::Validator,
+    seed: u64,
+) -> bool {
     let mut r = Rng(seed | 1);
     (0..ORACLE_INSTANCES).any(|_| {
         let inst = json!({"v": instance(&src["properties"]["v"], src, &mut r, 0)});
@@ -450,13 +504,20 @@ struct Tally {
 
 fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
     let (old, new) = (as_root(old), as_root(new));
-    let (Ok(vo), Ok(vn)) = (jsonschema::validator_for(&old), jsonschema::validator_for(&new)) else {
+    let (Ok(vo), Ok(vn)) = (
+        jsonschema::validator_for(&old),
+        jsonschema::validator_for(&new),
+    ) else {
         return;
     };
     let (so, sn) = (surface(&old, dir), surface(&new, dir));
     let mut report = diff_surfaces(&so, &sn);
     witness::attach(&mut report, &so, &sn, &witness::Options::default());
-    for c in report.changes.iter().filter(|c| c.severity == Severity::Breaking) {
+    for c in report
+        .changes
+        .iter()
+        .filter(|c| c.severity == Severity::Breaking)
+    {
         t.breaking += 1;
         match c.proof.as_ref().expect("every breaking change has a proof") {
             Proof::Proven => t.proven += 1,
@@ -490,7 +551,8 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
             ));
         }
         if t.examples.len() < 8 && t.breaking % 97 == 1 {
-            t.examples.push(format!("{} {}: {}", c.rule, c.pointer, w.sentence()));
+            t.examples
+                .push(format!("{} {}: {}", c.rule, c.pointer, w.sentence()));
         }
     }
 }
@@ -502,7 +564,11 @@ fn dump(c: &mcp_contract::Change, reason: &str, old: &Value, new: &Value, oracle
     };
     let line = json!({"rule": c.rule, "pointer": c.pointer, "reason": reason, "old": old, "new": new, "oracle_found": oracle}).to_string() + "\n";
     use std::io::Write;
-    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
         let _ = f.write_all(line.as_bytes());
     }
 }
@@ -518,7 +584,10 @@ fn breaking_verdicts_carry_checked_witnesses() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(20261201);
     let mut r = Rng(seed | 1);
-    let mut tallies = [(Direction::Input, Tally::default()), (Direction::Output, Tally::default())];
+    let mut tallies = [
+        (Direction::Input, Tally::default()),
+        (Direction::Output, Tally::default()),
+    ];
     for _ in 0..cases {
         let old = schema(&mut r, 3);
         let new = mutate(&old, &mut r);
@@ -531,7 +600,11 @@ fn breaking_verdicts_carry_checked_witnesses() {
         let backed = t.proven + t.by_construction;
         let missed: usize = t.missed.values().sum();
         let unproven: usize = t.unproven.values().sum();
-        let share = if t.breaking == 0 { 100.0 } else { 100.0 * backed as f64 / t.breaking as f64 };
+        let share = if t.breaking == 0 {
+            100.0
+        } else {
+            100.0 * backed as f64 / t.breaking as f64
+        };
         println!(
             "witnesses ({dir:?}, seed {seed}, {cases} pairs): {} breaking verdicts, {} proven, {} by construction ({share:.1}% backed); unproven by rule: {:?}",
             t.breaking, t.proven, t.by_construction, t.unproven
@@ -553,7 +626,11 @@ fn breaking_verdicts_carry_checked_witnesses() {
             backed * 100 >= real * 90,
             "only {backed} of {real} breaking verdicts with a counterexample on their pair are backed"
         );
-        assert!(t.breaking > 50, "too few breaking verdicts ({}): the generator is broken", t.breaking);
+        assert!(
+            t.breaking > 50,
+            "too few breaking verdicts ({}): the generator is broken",
+            t.breaking
+        );
     }
     assert!(
         failures.is_empty(),

@@ -132,7 +132,8 @@ pub fn run(args: Args) -> u8 {
                 ctx.lockfile
             );
         }
-        let surfaces = (!args.no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
+        let surfaces =
+            (!args.no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
         let mut outcome = check::run(input);
         if let Some((baseline, candidate)) = surfaces {
             attach_witnesses(&mut outcome, baseline.unwrap_or_default(), &candidate);
@@ -209,9 +210,19 @@ fn check_fixtures(lockfiles: &[PathBuf], human: bool) -> Result<bool, u8> {
 }
 
 /// Fills the witness and proof of every breaking change (decided first, proven after).
-fn attach_witnesses(outcome: &mut check::CheckOutcome, baseline: mcp_contract::Surface, candidate: &mcp_contract::Surface) {
-    let mut changes: Vec<mcp_contract::Change> = outcome.changes.iter().map(|g| g.change.clone()).collect();
-    witness::attach_changes(&mut changes, &baseline, candidate, &witness::Options::default());
+fn attach_witnesses(
+    outcome: &mut check::CheckOutcome,
+    baseline: mcp_contract::Surface,
+    candidate: &mcp_contract::Surface,
+) {
+    let mut changes: Vec<mcp_contract::Change> =
+        outcome.changes.iter().map(|g| g.change.clone()).collect();
+    witness::attach_changes(
+        &mut changes,
+        &baseline,
+        candidate,
+        &witness::Options::default(),
+    );
     for (g, c) in outcome.changes.iter_mut().zip(changes) {
         g.change = c;
     }

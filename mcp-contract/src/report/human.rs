@@ -45,7 +45,12 @@ fn label(sev: Severity) -> (&'static str, &'static str) {
 /// found, `= proof: unproven (...)` when the search came back empty.
 pub(crate) fn write_proof(out: &mut String, color: bool, c: &Change) {
     if let Some(w) = &c.witness {
-        let _ = writeln!(out, "  {} {}", paint(color, "1;34", "= witness:"), w.sentence());
+        let _ = writeln!(
+            out,
+            "  {} {}",
+            paint(color, "1;34", "= witness:"),
+            w.sentence()
+        );
     }
     if let Some(crate::witness::Proof::Unproven { reason }) = &c.proof {
         let _ = writeln!(

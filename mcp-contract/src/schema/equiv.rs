@@ -115,10 +115,9 @@ impl RefEquiv {
     pub fn refs_equal(&self, v: &Value) -> bool {
         self.all_equal
             || references(v)
-            .iter()
-            .all(|r| self.equal.get(r).copied().unwrap_or(false))
+                .iter()
+                .all(|r| self.equal.get(r).copied().unwrap_or(false))
     }
-
 }
 
 #[cfg(test)]

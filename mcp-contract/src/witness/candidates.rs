@@ -182,7 +182,10 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                 let flat = flatten(f.src_root, f.src_nodes[0], 0);
                 let mut o = m.clone();
                 if !o.contains_key(k) {
-                    o.insert(k.to_string(), sample::sample(f.src_root, member_schema(&flat, k), 0));
+                    o.insert(
+                        k.to_string(),
+                        sample::sample(f.src_root, member_schema(&flat, k), 0),
+                    );
                 }
                 for d in &deps {
                     if d != k {
@@ -196,29 +199,51 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
             let mut keys: Vec<String> = vec![];
             for (root, n) in both() {
                 let flat = flatten(root, n, 0);
-                for k in flat.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k) {
+                for k in flat
+                    .get("dependentSchemas")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, _)| k)
+                {
                     if !keys.contains(k) {
                         keys.push(k.clone());
                     }
                 }
             }
-            let flat = f.src_nodes.first().map(|n| flatten(f.src_root, n, 0)).unwrap_or_default();
+            let flat = f
+                .src_nodes
+                .first()
+                .map(|n| flatten(f.src_root, n, 0))
+                .unwrap_or_default();
             for m in src_objects().collect::<Vec<_>>() {
                 for k in keys.iter().take(8) {
                     for v in 0..3 {
                         let mut o = m.clone();
-                        o.insert(k.clone(), sample::sample(f.src_root, member_schema(&flat, k), v));
+                        o.insert(
+                            k.clone(),
+                            sample::sample(f.src_root, member_schema(&flat, k), v),
+                        );
                         c.push(Value::Object(o));
                     }
                 }
             }
         }
-        Some("additionalProperties") | Some("patternProperties") | Some("propertyNames") | Some("unevaluatedProperties") => {
+        Some("additionalProperties")
+        | Some("patternProperties")
+        | Some("propertyNames")
+        | Some("unevaluatedProperties") => {
             let mut keys: Vec<String> = vec![];
             if let Some(p) = f.key {
                 keys.extend(super::pattern::matching(p));
             }
-            keys.extend(["x".to_string(), "a".into(), "".into(), "A".into(), "0".into()]);
+            keys.extend([
+                "x".to_string(),
+                "a".into(),
+                "".into(),
+                "A".into(),
+                "0".into(),
+            ]);
             for m in src_objects().collect::<Vec<_>>() {
                 for k in keys.iter().take(6) {
                     if m.contains_key(k) {
@@ -242,9 +267,7 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                 c.push(Value::Object(Map::new()));
             }
         }
-        Some(
-            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf",
-        ) => {
+        Some("minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf") => {
             let mut xs: Vec<f64> = vec![0.0, 1.0, -1.0, 0.5];
             for (root, n) in both() {
                 let flat = flatten(root, n, 0);
@@ -299,7 +322,10 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                 }
             }
         }
-        Some("minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "contains" | "items" | "prefixItems") => {
+        Some(
+            "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "contains"
+            | "items" | "prefixItems",
+        ) => {
             let mut lens: Vec<usize> = vec![0, 1, 2];
             let mut elems: Vec<Value> = vec![];
             for (root, n) in both() {
@@ -327,7 +353,9 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                 }
             }
             for &l in &lens {
-                c.push(Value::Array(elems.iter().cycle().take(l).cloned().collect()));
+                c.push(Value::Array(
+                    elems.iter().cycle().take(l).cloned().collect(),
+                ));
             }
         }
         Some("enum" | "const") => {
@@ -336,7 +364,12 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                 if let Some(v) = flat.get("const") {
                     c.push(v.clone());
                 }
-                for v in flat.get("enum").and_then(Value::as_array).into_iter().flatten() {
+                for v in flat
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     c.push(v.clone());
                 }
             }
@@ -344,7 +377,9 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
         Some("type") => {
             for n in &f.src_nodes {
                 let flat = flatten(f.src_root, n, 0);
-                for t in ["string", "integer", "number", "boolean", "null", "object", "array"] {
+                for t in [
+                    "string", "integer", "number", "boolean", "null", "object", "array",
+                ] {
                     c.push(sample::of_type(f.src_root, &flat, t, 0, 0));
                 }
             }
@@ -382,7 +417,13 @@ fn generic(f: &Focus<'_>, c: &mut Cands) {
                 }
             }
             for key in ["examples", "enum"] {
-                for v in r.get(key).and_then(Value::as_array).into_iter().flatten().take(8) {
+                for v in r
+                    .get(key)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .take(8)
+                {
                     c.push(v.clone());
                 }
             }

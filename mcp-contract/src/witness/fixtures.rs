@@ -42,7 +42,15 @@ pub fn fixture_for(g: &Gated, record: &MigrationRecord) -> Option<Value> {
         .map(|e| &e.transition);
     let mut normalized: Option<Map<String, Value>> = None;
     let expect = match (transition, w.kind) {
-        (Some(Transition::Rename { target: RenameTarget::Field, from, to, .. }), _) => {
+        (
+            Some(Transition::Rename {
+                target: RenameTarget::Field,
+                from,
+                to,
+                ..
+            }),
+            _,
+        ) => {
             let mut n = args.clone();
             if let Some(v) = n.remove(from) {
                 n.insert(to.clone(), v);
@@ -124,13 +132,19 @@ pub fn write_fixtures(
         }
         let path = dir.join(&g.change.tool).join(file_name(g));
         if path.exists() {
-            out.push(WrittenFixture { path, written: false });
+            out.push(WrittenFixture {
+                path,
+                written: false,
+            });
             continue;
         }
         let mut text = serde_json::to_string_pretty(&f).unwrap_or_default();
         text.push('\n');
         crate::lockfile::write_if_changed(&path, &text)?;
-        out.push(WrittenFixture { path, written: true });
+        out.push(WrittenFixture {
+            path,
+            written: true,
+        });
     }
     Ok(out)
 }
@@ -140,10 +154,25 @@ mod tests {
     use super::*;
     use crate::diff::Change;
 
-    fn gated(rule: &'static str, pointer: &str, subject: &str, args: Value, kind: WitnessKind) -> Gated {
+    fn gated(
+        rule: &'static str,
+        pointer: &str,
+        subject: &str,
+        args: Value,
+        kind: WitnessKind,
+    ) -> Gated {
         let mut change = Change::new(rule, "t", pointer.into(), "m".into()).with_subject(subject);
-        change.witness = Some(Witness { kind, value: args, detail: "d".into() });
-        Gated { change, acknowledged_by: Some(0), fails: false, migration_entry: None }
+        change.witness = Some(Witness {
+            kind,
+            value: args,
+            detail: "d".into(),
+        });
+        Gated {
+            change,
+            acknowledged_by: Some(0),
+            fails: false,
+            migration_entry: None,
+        }
     }
 
     fn record(transition: &str, rule: &str, pointer: &str, subject: &str) -> MigrationRecord {
@@ -157,8 +186,19 @@ mod tests {
 
     #[test]
     fn a_rename_expects_normalized_success() {
-        let g = gated("input.property-removed", "/inputSchema/properties/q", "q", json!({"q": "a"}), WitnessKind::Ignored);
-        let r = record("{ kind = \"rename\", from = \"q\", to = \"query\" }", "input.property-removed", "/inputSchema/properties/q", "q");
+        let g = gated(
+            "input.property-removed",
+            "/inputSchema/properties/q",
+            "q",
+            json!({"q": "a"}),
+            WitnessKind::Ignored,
+        );
+        let r = record(
+            "{ kind = \"rename\", from = \"q\", to = \"query\" }",
+            "input.property-removed",
+            "/inputSchema/properties/q",
+            "q",
+        );
         let f = fixture_for(&g, &r).unwrap();
         assert_eq!(f["expect"]["outcome"], "success");
         assert_eq!(f["x-normalized"], json!({"query": "a"}));
@@ -166,8 +206,19 @@ mod tests {
 
     #[test]
     fn a_default_expects_it_applied() {
-        let g = gated("input.required-added", "/inputSchema/required", "currency", json!({}), WitnessKind::Rejected);
-        let r = record("{ kind = \"default\", field = \"currency\", value = \"EUR\" }", "input.required-added", "/inputSchema/required", "currency");
+        let g = gated(
+            "input.required-added",
+            "/inputSchema/required",
+            "currency",
+            json!({}),
+            WitnessKind::Rejected,
+        );
+        let r = record(
+            "{ kind = \"default\", field = \"currency\", value = \"EUR\" }",
+            "input.required-added",
+            "/inputSchema/required",
+            "currency",
+        );
         let f = fixture_for(&g, &r).unwrap();
         assert_eq!(f["expect"]["outcome"], "success");
         assert_eq!(f["x-normalized"], json!({"currency": "EUR"}));
@@ -175,11 +226,23 @@ mod tests {
 
     #[test]
     fn unacknowledged_rejections_expect_a_tool_error_and_ignored_calls_get_none() {
-        let mut g = gated("input.type-narrowed", "/inputSchema/properties/n/type", "n", json!({"n": 0.5}), WitnessKind::Rejected);
+        let mut g = gated(
+            "input.type-narrowed",
+            "/inputSchema/properties/n/type",
+            "n",
+            json!({"n": 0.5}),
+            WitnessKind::Rejected,
+        );
         g.acknowledged_by = None;
         let f = fixture_for(&g, &MigrationRecord::default()).unwrap();
         assert_eq!(f["expect"], json!({"outcome": "tool_error"}));
-        let mut g = gated("input.property-removed", "/inputSchema/properties/q", "q", json!({"q": "a"}), WitnessKind::Ignored);
+        let mut g = gated(
+            "input.property-removed",
+            "/inputSchema/properties/q",
+            "q",
+            json!({"q": "a"}),
+            WitnessKind::Ignored,
+        );
         g.acknowledged_by = None;
         assert!(fixture_for(&g, &MigrationRecord::default()).is_none());
     }

@@ -5,7 +5,6 @@
 //! to (`a`, then any item), the schema branches chosen on the way, and the
 //! keyword that changed.
 
-
 /// One step from a schema node to a child schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
@@ -47,7 +46,7 @@ pub fn parse(pointer: &str) -> Site {
         .split('/')
         .skip(1)
         .take(MAX_STEPS * 2)
-        .map(|t| unescape_pointer(t))
+        .map(unescape_pointer)
         .collect();
     let schema = match toks.first().map(String::as_str) {
         Some("inputSchema") => Some("inputSchema"),
@@ -97,13 +96,16 @@ pub fn parse(pointer: &str) -> Site {
                     i += 1;
                 }
             },
-            "anyOf" | "oneOf" | "allOf" if index(toks.get(i + 1)).is_some() && i + 2 < toks.len() => {
+            "anyOf" | "oneOf" | "allOf"
+                if index(toks.get(i + 1)).is_some() && i + 2 < toks.len() =>
+            {
                 let kw = match t {
                     "anyOf" => "anyOf",
                     "oneOf" => "oneOf",
                     _ => "allOf",
                 };
-                site.steps.push(Step::Branch(kw, index(toks.get(i + 1)).unwrap_or(0)));
+                site.steps
+                    .push(Step::Branch(kw, index(toks.get(i + 1)).unwrap_or(0)));
                 i += 2;
             }
             _ => {

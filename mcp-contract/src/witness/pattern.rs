@@ -131,9 +131,17 @@ mod tests {
 
     #[test]
     fn produces_matching_strings() {
-        assert_eq!(matching("^[0-9a-f]{4}$").first().map(String::as_str), Some("aaaa"));
+        assert_eq!(
+            matching("^[0-9a-f]{4}$").first().map(String::as_str),
+            Some("aaaa")
+        );
         assert!(matching("^(foo|bar)-\\d+$").contains(&"foo-0".to_string()));
-        for p in ["^[0-9a-f]{40}$", "^(foo|bar)-\\d+$", "^\\w+@\\w+\\.com$", "[A-Z]{2,3}_[0-9]?"] {
+        for p in [
+            "^[0-9a-f]{40}$",
+            "^(foo|bar)-\\d+$",
+            "^\\w+@\\w+\\.com$",
+            "[A-Z]{2,3}_[0-9]?",
+        ] {
             let re = regex::Regex::new(p).unwrap();
             let found = matching(p);
             assert!(!found.is_empty(), "{p}");

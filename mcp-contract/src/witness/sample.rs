@@ -146,7 +146,10 @@ fn merge_keyword(out: &mut Map<String, Value>, k: &str, v: &Value) {
             let set = |t: &Value| -> Vec<String> {
                 match t {
                     Value::String(s) => vec![s.clone()],
-                    Value::Array(a) => a.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+                    Value::Array(a) => a
+                        .iter()
+                        .filter_map(|x| x.as_str().map(String::from))
+                        .collect(),
                     _ => vec![],
                 }
             };
@@ -181,11 +184,16 @@ fn merge_keyword(out: &mut Map<String, Value>, k: &str, v: &Value) {
 
 /// The JSON types a flattened node admits, in the order a sample tries them.
 pub fn types(m: &Map<String, Value>) -> Vec<&'static str> {
-    const ALL: [&str; 7] = ["object", "string", "integer", "number", "boolean", "array", "null"];
+    const ALL: [&str; 7] = [
+        "object", "string", "integer", "number", "boolean", "array", "null",
+    ];
     let named = |s: &str| ALL.iter().copied().find(|t| *t == s);
     let declared: Vec<&'static str> = match m.get("type") {
         Some(Value::String(s)) => named(s).into_iter().collect(),
-        Some(Value::Array(a)) => a.iter().filter_map(|v| v.as_str().and_then(named)).collect(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|v| v.as_str().and_then(named))
+            .collect(),
         _ => vec![],
     };
     if !declared.is_empty() {
@@ -205,7 +213,12 @@ pub fn types(m: &Map<String, Value>) -> Vec<&'static str> {
     if has("minLength") || has("maxLength") || has("pattern") || has("format") {
         inferred.push("string");
     }
-    if has("minimum") || has("maximum") || has("multipleOf") || has("exclusiveMinimum") || has("exclusiveMaximum") {
+    if has("minimum")
+        || has("maximum")
+        || has("multipleOf")
+        || has("exclusiveMinimum")
+        || has("exclusiveMaximum")
+    {
         inferred.push("integer");
     }
     for t in ALL {
@@ -227,7 +240,11 @@ fn sample_at(root: &Value, node: &Value, variant: usize, depth: usize) -> Value 
     if let Some(c) = m.get("const") {
         return c.clone();
     }
-    if let Some(e) = m.get("enum").and_then(Value::as_array).filter(|e| !e.is_empty()) {
+    if let Some(e) = m
+        .get("enum")
+        .and_then(Value::as_array)
+        .filter(|e| !e.is_empty())
+    {
         return e[variant % e.len()].clone();
     }
     if depth > MAX_DEPTH {
@@ -239,7 +256,13 @@ fn sample_at(root: &Value, node: &Value, variant: usize, depth: usize) -> Value 
 }
 
 /// A value of type `t` meant to satisfy the flattened node `m`.
-pub fn of_type(root: &Value, m: &Map<String, Value>, t: &str, variant: usize, depth: usize) -> Value {
+pub fn of_type(
+    root: &Value,
+    m: &Map<String, Value>,
+    t: &str,
+    variant: usize,
+    depth: usize,
+) -> Value {
     match t {
         "object" => object(root, m, variant, depth),
         "array" => array(root, m, variant, depth),
@@ -259,7 +282,11 @@ fn pick(v: Vec<Value>, variant: usize) -> Option<Value> {
 
 fn names(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -317,7 +344,14 @@ fn object(root: &Value, m: &Map<String, Value>, variant: usize, depth: usize) ->
     }
     // every other pair of variants: the optional members too
     if (variant / 2) % 2 == 1 {
-        for k in m.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k).take(16) {
+        for k in m
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k)
+            .take(16)
+        {
             if !want.contains(k) {
                 want.push(k.clone());
             }
@@ -396,7 +430,10 @@ fn array(root: &Value, m: &Map<String, Value>, variant: usize, depth: usize) -> 
 /// fitted to its length bounds.
 pub fn strings(m: &Map<String, Value>) -> Vec<Value> {
     let min = m.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
-    let max = m.get("maxLength").and_then(Value::as_u64).map(|v| v as usize);
+    let max = m
+        .get("maxLength")
+        .and_then(Value::as_u64)
+        .map(|v| v as usize);
     let mut base: Vec<String> = vec![];
     if let Some(p) = m.get("pattern").and_then(Value::as_str) {
         base.extend(pattern::matching(p));
@@ -501,7 +538,9 @@ pub fn num(x: f64) -> Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         json!(x as i64)
     } else {
-        serde_json::Number::from_f64(x).map(Value::Number).unwrap_or(Value::Null)
+        serde_json::Number::from_f64(x)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
     }
 }
 

@@ -194,7 +194,9 @@ fn prove(
     };
     match search.run(rule) {
         (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
-            Some(why) => unproven(format!("compatible: {why}; the engine should not report it ({reason})")),
+            Some(why) => unproven(format!(
+                "compatible: {why}; the engine should not report it ({reason})"
+            )),
             None => unproven(reason),
         },
         found => found,
@@ -224,8 +226,12 @@ fn compatible(site: &Site, rule: &str, os: &Value, ns: &Value, input: bool) -> O
         return None;
     }
     match (input, before, after) {
-        (true, true, false) => Some(format!("`{kw}` was removed from an input schema, which only accepts more")),
-        (false, false, true) => Some(format!("`{kw}` was added to an output schema, which only returns less")),
+        (true, true, false) => Some(format!(
+            "`{kw}` was removed from an input schema, which only accepts more"
+        )),
+        (false, false, true) => Some(format!(
+            "`{kw}` was added to an output schema, which only returns less"
+        )),
         _ => None,
     }
 }
@@ -236,13 +242,16 @@ fn effective(ann: Option<&Map<String, Value>>) -> [(&'static str, bool); 4] {
     let ro = get("readOnlyHint").unwrap_or(false);
     [
         ("readOnlyHint", ro),
-        ("destructiveHint", !ro && get("destructiveHint").unwrap_or(true)),
+        (
+            "destructiveHint",
+            !ro && get("destructiveHint").unwrap_or(true),
+        ),
         ("idempotentHint", get("idempotentHint").unwrap_or(false)),
         ("openWorldHint", get("openWorldHint").unwrap_or(true)),
     ]
 }
 
-fn hint_witness( old: Option<&Tool>, new: Option<&Tool>) -> (Option<Witness>, Proof) {
+fn hint_witness(old: Option<&Tool>, new: Option<&Tool>) -> (Option<Witness>, Proof) {
     let (oa, na) = (
         old.and_then(|t| t.annotations.as_ref()),
         new.and_then(|t| t.annotations.as_ref()),
@@ -347,7 +356,8 @@ fn default_changed(
             continue;
         }
         if vo.is_valid(&inst) {
-            let show = |v: &Option<Value>| v.as_ref().map(|v| v.to_string()).unwrap_or("none".into());
+            let show =
+                |v: &Option<Value>| v.as_ref().map(|v| v.to_string()).unwrap_or("none".into());
             return (
                 Some(Witness {
                     kind: WitnessKind::Reinterpreted,
@@ -387,7 +397,13 @@ fn to_pointer(at: &[String]) -> String {
 /// Builds an instance of `root` along `steps` with `leaf` at the end
 /// (when `keep_node` is false the node is left as sampled); returns it and
 /// the concrete instance path of the node.
-fn embed(root: &Value, steps: &[Step], leaf: Value, variant: usize, keep_node: bool) -> (Value, Vec<String>) {
+fn embed(
+    root: &Value,
+    steps: &[Step],
+    leaf: Value,
+    variant: usize,
+    keep_node: bool,
+) -> (Value, Vec<String>) {
     let mut at = vec![];
     let v = embed_at(root, root, steps, leaf, variant, keep_node, &mut at, 0);
     (v, at)
@@ -416,7 +432,16 @@ fn embed_at(
         Step::Branch(kw, i) => {
             let r = resolve(root, node);
             let child = r.get(*kw).and_then(|a| a.get(*i)).unwrap_or(node);
-            let mut v = embed_at(root, child, &steps[1..], leaf, variant, keep_node, at, depth + 1);
+            let mut v = embed_at(
+                root,
+                child,
+                &steps[1..],
+                leaf,
+                variant,
+                keep_node,
+                at,
+                depth + 1,
+            );
             // the parent's own required members still apply
             if let Value::Object(m) = &mut v {
                 let parent = flatten(root, &strip_alternatives(r), variant);
@@ -426,7 +451,16 @@ fn embed_at(
         }
         Step::Not => {
             let child = flat.get("not").cloned().unwrap_or(Value::Bool(true));
-            embed_at(root, &child, &steps[1..], leaf, variant, keep_node, at, depth + 1)
+            embed_at(
+                root,
+                &child,
+                &steps[1..],
+                leaf,
+                variant,
+                keep_node,
+                at,
+                depth + 1,
+            )
         }
         Step::Prop(_) | Step::PatternKey(_) | Step::Additional => {
             let key = match &steps[0] {
@@ -449,7 +483,16 @@ fn embed_at(
             };
             let child = member_schema(&flat, &key).clone();
             at.push(key.clone());
-            let v = embed_at(root, &child, &steps[1..], leaf, variant, keep_node, at, depth + 1);
+            let v = embed_at(
+                root,
+                &child,
+                &steps[1..],
+                leaf,
+                variant,
+                keep_node,
+                at,
+                depth + 1,
+            );
             base.insert(key, v);
             Value::Object(base)
         }
@@ -474,7 +517,16 @@ fn embed_at(
                 base.push(sample::sample(root, &child, 0));
             }
             at.push(idx.to_string());
-            let v = embed_at(root, &child, &steps[1..], leaf, variant, keep_node, at, depth + 1);
+            let v = embed_at(
+                root,
+                &child,
+                &steps[1..],
+                leaf,
+                variant,
+                keep_node,
+                at,
+                depth + 1,
+            );
             if idx < base.len() {
                 base[idx] = v;
             }
@@ -496,7 +548,12 @@ fn strip_alternatives(r: &Value) -> Value {
     }
 }
 
-fn fill_required(root: &Value, flat: &Map<String, Value>, m: &mut Map<String, Value>, variant: usize) {
+fn fill_required(
+    root: &Value,
+    flat: &Map<String, Value>,
+    m: &mut Map<String, Value>,
+    variant: usize,
+) {
     for k in flat
         .get("required")
         .and_then(Value::as_array)
@@ -505,7 +562,10 @@ fn fill_required(root: &Value, flat: &Map<String, Value>, m: &mut Map<String, Va
         .filter_map(Value::as_str)
     {
         if !m.contains_key(k) {
-            m.insert(k.to_string(), sample::sample(root, member_schema(flat, k), variant));
+            m.insert(
+                k.to_string(),
+                sample::sample(root, member_schema(flat, k), variant),
+            );
         }
     }
 }
@@ -544,8 +604,19 @@ struct Hit {
 fn combinator(k: &str) -> bool {
     matches!(
         k,
-        "anyOf" | "oneOf" | "allOf" | "not" | "if" | "then" | "else" | "dependentSchemas" | "$ref"
-            | "false" | "unevaluatedProperties" | "unevaluatedItems" | "contentSchema"
+        "anyOf"
+            | "oneOf"
+            | "allOf"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "dependentSchemas"
+            | "$ref"
+            | "false"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "contentSchema"
     )
 }
 
@@ -555,9 +626,15 @@ fn family(k: &str) -> &str {
         "type" | "enum" | "const" => "values",
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "range",
         "minLength" | "maxLength" => "length",
-        "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "contains" => "items-size",
+        "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "contains" => {
+            "items-size"
+        }
         "minProperties" | "maxProperties" => "members-size",
-        "additionalProperties" | "properties" | "patternProperties" | "propertyNames" | "property-removed" => "members",
+        "additionalProperties"
+        | "properties"
+        | "patternProperties"
+        | "propertyNames"
+        | "property-removed" => "members",
         "dependentRequired" | "dependencies" => "dependent",
         other => other,
     }
@@ -608,7 +685,9 @@ fn attributable(site: &Site, pointer: &[String], eval: &str) -> bool {
     }
     let (ek, ck) = (ek.as_str(), ck);
     if enode == cnode {
-        return combinator(ek) || combinator(ck) || family(ek) == family(ck)
+        return combinator(ek)
+            || combinator(ck)
+            || family(ek) == family(ck)
             || (family(ck) == "members" && ek == "required");
     }
     if enode.len() < cnode.len() && cnode.starts_with(&enode) {
@@ -616,10 +695,22 @@ fn attributable(site: &Site, pointer: &[String], eval: &str) -> bool {
     }
     if enode.len() > cnode.len() && enode.starts_with(&cnode) {
         return combinator(ck)
-            || matches!(ck, "items" | "prefixItems" | "additionalItems" | "additionalProperties" | "patternProperties" | "contains" | "propertyNames");
+            || matches!(
+                ck,
+                "items"
+                    | "prefixItems"
+                    | "additionalItems"
+                    | "additionalProperties"
+                    | "patternProperties"
+                    | "contains"
+                    | "propertyNames"
+            );
     }
     false
 }
+
+/// Integer ranges of the node's `format` on the source and the other side, and the format names.
+type IntWidths = ((i128, i128), (i128, i128), String, String);
 
 /// Integer range of a serde integer `format` (schemars spellings).
 fn int_range(f: &str) -> Option<(i128, i128)> {
@@ -653,14 +744,19 @@ impl Search<'_> {
     }
 
     /// Integer formats of the node on the source and the other side.
-    fn int_formats(&self) -> Option<((i128, i128), (i128, i128), String, String)> {
+    fn int_formats(&self) -> Option<IntWidths> {
         if self.site.keyword.as_deref() != Some("format") {
             return None;
         }
         let fmt = |root: &Value| -> Option<String> {
             candidates::nodes_at(root, &self.site.steps)
                 .into_iter()
-                .find_map(|n| flatten(root, n, 0).get("format").and_then(Value::as_str).map(String::from))
+                .find_map(|n| {
+                    flatten(root, n, 0)
+                        .get("format")
+                        .and_then(Value::as_str)
+                        .map(String::from)
+                })
         };
         let all = (i128::MIN, i128::MAX);
         let (fs, fo) = (fmt(self.src().0), fmt(self.other().0));
@@ -678,7 +774,7 @@ impl Search<'_> {
     }
 
     /// Checks one instance: a hit when the source side accepts it and the other rejects it.
-    fn check(&self, inst: &Value, at: &[String], ints: &Option<((i128, i128), (i128, i128), String, String)>) -> Option<Hit> {
+    fn check(&self, inst: &Value, at: &[String], ints: &Option<IntWidths>) -> Option<Hit> {
         let (_, vs) = self.src();
         let (_, vo) = self.other();
         if !vs.is_valid(inst) {
@@ -716,9 +812,10 @@ impl Search<'_> {
         // integer widths: the validator does not know serde's ranges
         if let Some((rs, ro, fs, fo)) = ints {
             let mut node = inst.clone();
-            let v = pointer_mut(&mut node, at)?.as_i64().map(i128::from).or_else(|| {
-                pointer_mut(&mut node, at)?.as_u64().map(i128::from)
-            })?;
+            let v = pointer_mut(&mut node, at)?
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| pointer_mut(&mut node, at)?.as_u64().map(i128::from))?;
             if v >= rs.0 && v <= rs.1 && (v < ro.0 || v > ro.1) {
                 let (was, now) = if self.input { (fs, fo) } else { (fo, fs) };
                 let detail = if self.input {
@@ -744,7 +841,9 @@ impl Search<'_> {
                     inst: inst.clone(),
                     at: at.to_vec(),
                     kind: WitnessKind::Ignored,
-                    detail: format!("\"{name}\" is no longer declared, so the handler runs without it"),
+                    detail: format!(
+                        "\"{name}\" is no longer declared, so the handler runs without it"
+                    ),
                     tier: Tier::Elsewhere,
                 });
             }
@@ -913,7 +1012,13 @@ fn shrinks(v: &Value, node: &[String]) -> Vec<Value> {
     out
 }
 
-fn shrinks_at(root: &Value, v: &Value, node: &[String], at: &mut Vec<String>, out: &mut Vec<Value>) {
+fn shrinks_at(
+    root: &Value,
+    v: &Value,
+    node: &[String],
+    at: &mut Vec<String>,
+    out: &mut Vec<Value>,
+) {
     if out.len() > 256 || at.len() > 32 {
         return;
     }
@@ -1031,8 +1136,10 @@ mod tests {
 
     #[test]
     fn integer_width_witness_is_the_boundary_serde_rejects() {
-        let os = json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int32"}}});
-        let ns = json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int16"}}});
+        let os =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int32"}}});
+        let ns =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int16"}}});
         let (o, n) = (surface(os), surface(ns));
         let mut changes = vec![Change::new(
             "input.format-changed",
@@ -1049,9 +1156,10 @@ mod tests {
 
     #[test]
     fn hostile_schemas_end_with_a_verdict() {
-        let deep = (0..300).fold(json!({"type": "string"}), |acc, _| {
-            json!({"type": "object", "properties": {"a": acc}, "required": ["a"]})
-        });
+        let deep = (0..300).fold(
+            json!({"type": "string"}),
+            |acc, _| json!({"type": "object", "properties": {"a": acc}, "required": ["a"]}),
+        );
         let mut deeper = deep.clone();
         if let Some(p) = deeper.pointer_mut(&format!("{}/type", "/properties/a".repeat(300))) {
             *p = json!("integer");
@@ -1101,6 +1209,9 @@ mod tests {
         let a = proofs(old.clone(), new.clone());
         let b = proofs(old, new);
         assert_eq!(a, b);
-        assert!(a.iter().all(|(_, w, p)| *p == Proof::Proven && w.is_some()), "{a:?}");
+        assert!(
+            a.iter().all(|(_, w, p)| *p == Proof::Proven && w.is_some()),
+            "{a:?}"
+        );
     }
 }
