@@ -70,7 +70,7 @@ fn json_format_has_the_documented_shape() {
     );
     let out = run(&["diff", p(&v1), p(&v2), "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json on stdout");
-    assert_eq!(v["format_version"], 1);
+    assert_eq!(v["format_version"], 2);
     let first = &v["changes"][0];
     for key in [
         "rule",
@@ -91,6 +91,38 @@ fn json_format_has_the_documented_shape() {
         .unwrap();
     assert_eq!(required["pointer"], "/inputSchema/required");
     assert_eq!(required["tool"], "search_documents");
+    // format_version 2: the witness and its proof
+    assert_eq!(required["proof"]["status"], "proven", "{required}");
+    assert_eq!(required["witness"]["kind"], "rejected", "{required}");
+    assert!(required["witness"]["value"].is_object());
+    assert!(required["witness"]["value"].get("region").is_none());
+    for c in v["changes"].as_array().unwrap() {
+        let backed = c["severity"] != "breaking" || c["proof"]["status"] != "unproven";
+        assert!(backed, "unproven breaking change: {c}");
+    }
+    // --no-witness skips the search; the verdicts stay
+    let out = run(&["diff", p(&v1), p(&v2), "--format", "json", "--no-witness"]);
+    let nw: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json on stdout");
+    assert_eq!(nw["summary"], v["summary"]);
+    assert!(nw["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["witness"].is_null() && c["proof"].is_null()));
+}
+
+#[test]
+fn human_report_shows_the_witness() {
+    let (v1, v2) = (
+        examples().join("search-v1.json"),
+        examples().join("search-v2.json"),
+    );
+    let out = run(&["diff", p(&v1), p(&v2), "--color", "never"]);
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("= witness: {") && s.contains("was accepted, now rejected:"),
+        "{s}"
+    );
 }
 
 #[test]

@@ -60,6 +60,7 @@ pub mod segments;
 #[cfg(feature = "gate")]
 pub mod selftest;
 pub mod suggest;
+pub mod witness;
 
 #[doc(hidden)]
 pub mod __private;

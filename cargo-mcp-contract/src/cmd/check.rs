@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use mcp_contract::check::{self, packages, repo, Status};
 use mcp_contract::migrations::Date;
 use mcp_contract::report::{check_human, check_json, gate, github, junit, markdown, sarif};
-use mcp_contract::{lockfile, Severity};
+use mcp_contract::{lockfile, witness, Severity};
 
 use crate::cmd::live::{self, ServerArgs};
 use crate::cmd::staged;
@@ -70,6 +70,13 @@ pub struct Args {
     /// contract file is staged (the pre-commit hook runs this)
     #[arg(long, conflicts_with = "server")]
     staged: bool,
+    /// Skip the witness search (no `= witness:` lines, `witness`/`proof` null in JSON)
+    #[arg(long, conflicts_with = "write_fixtures")]
+    no_witness: bool,
+    /// Write each input witness of a failing or acknowledged change as a
+    /// contract fixture in contracts/fixtures/<tool>/ (existing files are kept)
+    #[arg(long)]
+    write_fixtures: bool,
     #[command(flatten)]
     live: ServerArgs,
 }
@@ -154,7 +161,18 @@ pub fn run(args: Args) -> u8 {
                 ctx.lockfile
             );
         }
-        results.push((check::run(input), ctx));
+        let surfaces =
+            (!args.no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
+        let mut outcome = check::run(input);
+        if let Some((baseline, candidate)) = surfaces {
+            attach_witnesses(&mut outcome, baseline.unwrap_or_default(), &candidate);
+        }
+        if args.write_fixtures {
+            if let Err(code) = write_fixtures(path, &outcome) {
+                return code;
+            }
+        }
+        results.push((outcome, ctx));
     }
     let reports: Vec<gate::GateReport<'_>> = results
         .iter()
@@ -264,6 +282,47 @@ fn check_fixtures(lockfiles: &[PathBuf], human: bool) -> Result<bool, u8> {
         passed &= report.passed();
     }
     Ok(passed)
+}
+
+/// Fills the witness and proof of every breaking change (decided first, proven after).
+fn attach_witnesses(
+    outcome: &mut check::CheckOutcome,
+    baseline: mcp_contract::Surface,
+    candidate: &mcp_contract::Surface,
+) {
+    let mut changes: Vec<mcp_contract::Change> =
+        outcome.changes.iter().map(|g| g.change.clone()).collect();
+    witness::attach_changes(
+        &mut changes,
+        &baseline,
+        candidate,
+        &witness::Options::default(),
+    );
+    for (g, c) in outcome.changes.iter_mut().zip(changes) {
+        g.change = c;
+    }
+}
+
+/// `--write-fixtures`: the input witnesses as fixtures beside the lockfile;
+/// says on stderr what it wrote.
+fn write_fixtures(lockfile: &std::path::Path, outcome: &check::CheckOutcome) -> Result<(), u8> {
+    let dir = lockfile
+        .parent()
+        .unwrap_or(std::path::Path::new("."))
+        .join(mcp_contract::fixtures::DEFAULT_DIR.trim_start_matches("contracts/"));
+    match witness::write_fixtures(&dir, &outcome.changes, &outcome.record) {
+        Ok(written) => {
+            for w in written {
+                let what = if w.written { "wrote" } else { "kept existing" };
+                eprintln!("{what} fixture {}", w.path.display());
+            }
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("error: cannot write fixtures under {}: {e}\n  help: check the directory's permissions, or run without --write-fixtures", dir.display());
+            Err(output::ERROR)
+        }
+    }
 }
 
 /// With `--server`, the surface the running server publishes.

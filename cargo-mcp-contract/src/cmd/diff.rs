@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use mcp_contract::{diff_surfaces, load, report};
+use mcp_contract::{diff_surfaces, load, report, witness};
 
 use crate::output::{self, ColorChoice, Format};
 
@@ -18,6 +18,9 @@ pub struct Args {
     /// Colour the human report
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Skip the witness search (no `= witness:` lines, `witness`/`proof` null in JSON)
+    #[arg(long)]
+    no_witness: bool,
 }
 
 pub fn run(args: Args) -> u8 {
@@ -29,7 +32,10 @@ pub fn run(args: Args) -> u8 {
         Ok(s) => s,
         Err(e) => return output::input_error(&e),
     };
-    let report = diff_surfaces(&old, &new);
+    let mut report = diff_surfaces(&old, &new);
+    if !args.no_witness {
+        witness::attach(&mut report, &old, &new, &witness::Options::default());
+    }
     match args.format {
         Format::Human => print!(
             "{}",

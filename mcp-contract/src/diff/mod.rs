@@ -49,6 +49,12 @@ pub struct Change {
     pub message: String,
     /// A hint such as a probable rename target.
     pub hint: Option<String>,
+    /// A concrete call (or result, or hint) that shows the break; filled by
+    /// the witness pass ([`crate::witness`]) after the diff, never by it.
+    pub witness: Option<crate::witness::Witness>,
+    /// How the verdict is backed; `None` until the witness pass ran, and for
+    /// changes that are not breaking.
+    pub proof: Option<crate::witness::Proof>,
     /// What changed at the pointer: the values, or the old and new type,
     /// bound or keyword. Part of the change's identity, so that an
     /// acknowledgement of one change does not also accept a later,
@@ -102,6 +108,8 @@ impl Change {
             message,
             hint: None,
             detail: Detail::default(),
+            witness: None,
+            proof: None,
         }
     }
 

@@ -9,7 +9,7 @@ use crate::check::Status;
 use crate::migrations::Level;
 use crate::rules::Severity;
 
-use super::human::{paint, write_diagnostic_head};
+use super::human::{paint, write_diagnostic_head, write_proof};
 
 /// Renders one or more check reports.
 pub fn render(reports: &[GateReport<'_>], color: bool) -> String {
@@ -44,6 +44,7 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
         if let Some(h) = &c.hint {
             let _ = writeln!(out, "  = hint: {h}");
         }
+        write_proof(out, color, c);
         let _ = writeln!(
             out,
             "  = not acknowledged: add this entry to {} and fill in reason and owner:\n",
@@ -58,6 +59,7 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
         let c = &g.change;
         let place = format!("{}:{} ({} {})", r.lockfile, r.line(g), c.tool, c.pointer);
         write_diagnostic_head(out, color, ("acknowledged", "1;32"), c, &place);
+        write_proof(out, color, c);
         if let Some(e) = r.entry(g) {
             let _ = writeln!(
                 out,

@@ -1,13 +1,15 @@
 //! The JSON check report (`--format json`), versioned like the diff report:
 //!
 //! ```json
-//! {"format_version": 1, "status": "failed", "checks": [{
+//! {"format_version": 2, "status": "failed", "checks": [{
 //!   "lockfile": "contracts/mcp-contract.lock", "record": "contracts/migrations.toml",
 //!   "baseline": {"commit": "abc1234", "description": "merge-base of HEAD and origin/main"},
 //!   "new_surface": false, "status": "failed", "fail_on": "breaking",
 //!   "changes": [{"rule": "...", "severity": "breaking", "tool": "...", "pointer": "...",
 //!                "subject": "...", "message": "...", "hint": null, "fingerprint": "...",
 //!                "line": 12, "fails": true, "acknowledged_by": null,
+//!                "witness": {"kind": "rejected", "value": {}, "detail": "..."},
+//!                "proof": {"status": "proven"},
 //!                "migration_entry": "[[acknowledge]]\n..."}],
 //!   "problems": [{"level": "warning", "kind": "stale", "file": "...", "line": 3,
 //!                 "column": 1, "message": "...", "help": "..."}],

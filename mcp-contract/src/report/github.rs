@@ -52,6 +52,13 @@ pub fn render(reports: &[GateReport<'_>]) -> String {
             } else {
                 continue;
             };
+            let mut body = body;
+            if let Some(w) = &c.witness {
+                body.push_str(&format!("\n\nWitness: {}", w.sentence()));
+            }
+            if let Some(crate::witness::Proof::Unproven { reason }) = &c.proof {
+                body.push_str(&format!("\n\nUnproven (no witness: {reason})."));
+            }
             let _ = writeln!(
                 out,
                 "::{cmd} file={},line={},title={}::{}",

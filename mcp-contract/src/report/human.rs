@@ -41,6 +41,26 @@ fn label(sev: Severity) -> (&'static str, &'static str) {
     }
 }
 
+/// The proof lines of a breaking change: `= witness: ...` when one was
+/// found, `= proof: unproven (...)` when the search came back empty.
+pub(crate) fn write_proof(out: &mut String, color: bool, c: &Change) {
+    if let Some(w) = &c.witness {
+        let _ = writeln!(
+            out,
+            "  {} {}",
+            paint(color, "1;34", "= witness:"),
+            w.sentence()
+        );
+    }
+    if let Some(crate::witness::Proof::Unproven { reason }) = &c.proof {
+        let _ = writeln!(
+            out,
+            "  {} unproven (no witness: {reason}); still reported as breaking",
+            paint(color, "1;34", "= proof:")
+        );
+    }
+}
+
 /// Renders every change, grouped by severity, followed by a summary line.
 pub fn render_human(report: &DiffReport, color: bool) -> String {
     let mut out = String::new();
@@ -69,6 +89,7 @@ pub fn render_human(report: &DiffReport, color: bool) -> String {
             if let Some(h) = &c.hint {
                 let _ = writeln!(out, "  {} {}", paint(color, "1;34", "= hint:"), h);
             }
+            write_proof(&mut out, color, c);
         }
         out.push('\n');
     }

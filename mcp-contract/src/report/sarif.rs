@@ -30,6 +30,12 @@ pub fn report(reports: &[GateReport<'_>]) -> Value {
             };
             used.insert(c.rule, ());
             let mut text = c.message.clone();
+            if let Some(w) = &c.witness {
+                text.push_str(&format!("\n\nWitness: {}", w.sentence()));
+            }
+            if let Some(crate::witness::Proof::Unproven { reason }) = &c.proof {
+                text.push_str(&format!("\n\nUnproven (no witness: {reason})."));
+            }
             if let Some(entry) = &g.migration_entry {
                 text.push_str(&format!(
                     "\n\nAdd to {} (fill in reason and owner):\n{entry}",
@@ -43,6 +49,12 @@ pub fn report(reports: &[GateReport<'_>]) -> Value {
                 "locations": [location(r.lockfile, r.line(g), None)],
                 "partialFingerprints": {"mcpContractChange/v1": c.fingerprint()},
             });
+            if c.proof.is_some() || c.witness.is_some() {
+                result["properties"] = json!({
+                    "proof": c.proof.as_ref().map(super::json::proof_json),
+                    "witness": c.witness.as_ref().map(super::json::witness_json),
+                });
+            }
             if let Some(e) = r.entry(g) {
                 result["suppressions"] = json!([{"kind": "external", "justification": format!("{} (owner {})", e.reason, e.owner)}]);
             }

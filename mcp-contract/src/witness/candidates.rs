@@ -1,0 +1,474 @@
+//! Values to try at the changed node, most telling first.
+//!
+//! Guided by the change: the node's schemas on both sides (its `$ref`s
+//! followed), their `default`/`examples`/`enum`/`const` values, bounds ± 1,
+//! lengths around the bounds, strings matching either side's pattern or
+//! format, objects with a required member dropped or an undeclared one
+//! added, arrays around their size bounds. Then generic material: samples
+//! of every branch and sub-schema, and one small value of every type.
+
+use serde_json::{json, Map, Value};
+
+use super::path::Step;
+use super::sample::{self, flatten, member_schema, resolve};
+
+/// Most candidates produced per change.
+pub const MAX_CANDIDATES: usize = 400;
+/// Most schemas followed to one node.
+const MAX_NODES: usize = 24;
+
+/// An ordered set of values, capped.
+#[derive(Default)]
+pub struct Cands(pub Vec<Value>);
+
+impl Cands {
+    pub fn push(&mut self, v: Value) {
+        if self.0.len() < MAX_CANDIDATES && !self.0.contains(&v) {
+            self.0.push(v);
+        }
+    }
+    fn extend(&mut self, vs: impl IntoIterator<Item = Value>) {
+        for v in vs {
+            self.push(v);
+        }
+    }
+}
+
+/// The schema and its views: itself, then its `allOf`/`anyOf`/`oneOf` branches (resolved, bounded).
+fn views<'a>(root: &'a Value, node: &'a Value) -> Vec<&'a Value> {
+    let mut out = vec![resolve(root, node)];
+    let mut i = 0;
+    while i < out.len() && out.len() < MAX_NODES {
+        let n = out[i];
+        for kw in ["allOf", "anyOf", "oneOf"] {
+            for b in n.get(kw).and_then(Value::as_array).into_iter().flatten() {
+                let b = resolve(root, b);
+                if out.len() < MAX_NODES && !out.iter().any(|x| std::ptr::eq(*x, b)) {
+                    out.push(b);
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Every schema that applies at the end of `steps` inside `root`.
+pub fn nodes_at<'a>(root: &'a Value, steps: &[Step]) -> Vec<&'a Value> {
+    let mut cur = vec![root];
+    for step in steps {
+        let mut next: Vec<&Value> = vec![];
+        let add = |v: &'a Value, next: &mut Vec<&'a Value>| {
+            if next.len() < MAX_NODES && !next.iter().any(|x| std::ptr::eq(*x, v)) {
+                next.push(v);
+            }
+        };
+        for &s in &cur {
+            if let Step::Branch(kw, i) = step {
+                // a side without that branch: the node itself is what applies
+                let r = resolve(root, s);
+                match r.get(*kw).and_then(|a| a.get(*i)) {
+                    Some(b) => add(b, &mut next),
+                    None => add(s, &mut next),
+                }
+                continue;
+            }
+            for v in views(root, s) {
+                let child = match step {
+                    Step::Prop(n) => v
+                        .get("properties")
+                        .and_then(|p| p.get(n))
+                        .or_else(|| v.get("additionalProperties").filter(|a| a.is_object())),
+                    Step::PatternKey(p) => v.get("patternProperties").and_then(|pp| pp.get(p)),
+                    Step::Additional => v.get("additionalProperties"),
+                    Step::Item(Some(i), _) => v
+                        .get("prefixItems")
+                        .and_then(|a| a.get(*i))
+                        .or_else(|| v.get("items").and_then(|a| a.get(*i)))
+                        .or_else(|| v.get("items").filter(|a| a.is_object()))
+                        .or_else(|| v.get("additionalItems")),
+                    Step::Item(None, "contains") => v.get("contains"),
+                    Step::Item(None, _) => v
+                        .get("items")
+                        .filter(|a| !a.is_array())
+                        .or_else(|| v.get("additionalItems")),
+                    Step::Not => v.get("not"),
+                    Step::Branch(..) => None,
+                };
+                if let Some(c) = child {
+                    add(c, &mut next);
+                }
+            }
+        }
+        cur = next;
+    }
+    cur
+}
+
+/// What the search knows about the change.
+pub struct Focus<'a> {
+    pub keyword: Option<&'a str>,
+    pub key: Option<&'a str>,
+    pub subject: Option<&'a str>,
+    /// The side whose instances must be valid (old for inputs, new for outputs).
+    pub src_root: &'a Value,
+    pub src_nodes: Vec<&'a Value>,
+    pub other_root: &'a Value,
+    pub other_nodes: Vec<&'a Value>,
+}
+
+/// The candidate values for the changed node, guided by the changed keyword.
+pub fn focused(f: &Focus<'_>) -> Vec<Value> {
+    let mut c = Cands::default();
+    let both = || {
+        f.src_nodes
+            .iter()
+            .map(|n| (f.src_root, *n))
+            .chain(f.other_nodes.iter().map(|n| (f.other_root, *n)))
+    };
+    let src_objects = || {
+        f.src_nodes.iter().flat_map(|n| {
+            (0..4).filter_map(|v| match sample::sample(f.src_root, n, v) {
+                Value::Object(m) => Some(m),
+                _ => None,
+            })
+        })
+    };
+    match f.keyword {
+        Some("required") | Some("property-removed") => {
+            let name = f.subject.unwrap_or_default();
+            for m in src_objects().collect::<Vec<_>>() {
+                let mut without = m.clone();
+                without.remove(name);
+                c.push(Value::Object(without.clone()));
+                if f.keyword == Some("required") {
+                    continue;
+                }
+                for (root, n) in both() {
+                    let flat = flatten(root, n, 0);
+                    let member = member_schema(&flat, name);
+                    for v in 0..3 {
+                        let mut with = without.clone();
+                        with.insert(name.to_string(), sample::sample(root, member, v));
+                        c.push(Value::Object(with));
+                    }
+                }
+                for e in sample::exemplars() {
+                    let mut with = without.clone();
+                    with.insert(name.to_string(), e);
+                    c.push(Value::Object(with));
+                }
+            }
+        }
+        Some("dependentRequired") | Some("dependencies") => {
+            let k = f.key.or(f.subject).unwrap_or_default();
+            let mut deps: Vec<String> = vec![];
+            for (root, n) in both() {
+                let flat = flatten(root, n, 0);
+                for kw in ["dependentRequired", "dependencies"] {
+                    for d in flat
+                        .get(kw)
+                        .and_then(|m| m.get(k))
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                    {
+                        deps.push(d.to_string());
+                    }
+                }
+            }
+            for m in src_objects().collect::<Vec<_>>() {
+                let flat = flatten(f.src_root, f.src_nodes[0], 0);
+                let mut o = m.clone();
+                if !o.contains_key(k) {
+                    o.insert(
+                        k.to_string(),
+                        sample::sample(f.src_root, member_schema(&flat, k), 0),
+                    );
+                }
+                for d in &deps {
+                    if d != k {
+                        o.remove(d);
+                    }
+                }
+                c.push(Value::Object(o));
+            }
+        }
+        Some("dependentSchemas") => {
+            let mut keys: Vec<String> = vec![];
+            for (root, n) in both() {
+                let flat = flatten(root, n, 0);
+                for k in flat
+                    .get("dependentSchemas")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, _)| k)
+                {
+                    if !keys.contains(k) {
+                        keys.push(k.clone());
+                    }
+                }
+            }
+            let flat = f
+                .src_nodes
+                .first()
+                .map(|n| flatten(f.src_root, n, 0))
+                .unwrap_or_default();
+            for m in src_objects().collect::<Vec<_>>() {
+                for k in keys.iter().take(8) {
+                    for v in 0..3 {
+                        let mut o = m.clone();
+                        o.insert(
+                            k.clone(),
+                            sample::sample(f.src_root, member_schema(&flat, k), v),
+                        );
+                        c.push(Value::Object(o));
+                    }
+                }
+            }
+        }
+        Some("additionalProperties")
+        | Some("patternProperties")
+        | Some("propertyNames")
+        | Some("unevaluatedProperties") => {
+            let mut keys: Vec<String> = vec![];
+            if let Some(p) = f.key {
+                keys.extend(super::pattern::matching(p));
+            }
+            keys.extend([
+                "x".to_string(),
+                "a".into(),
+                "".into(),
+                "A".into(),
+                "0".into(),
+            ]);
+            for m in src_objects().collect::<Vec<_>>() {
+                for k in keys.iter().take(6) {
+                    if m.contains_key(k) {
+                        continue;
+                    }
+                    for e in [json!("a"), json!(null), json!(0), json!({}), json!(true)] {
+                        let mut o = m.clone();
+                        o.insert(k.clone(), e);
+                        c.push(Value::Object(o));
+                    }
+                }
+            }
+        }
+        Some("minProperties") | Some("maxProperties") => {
+            for m in src_objects().collect::<Vec<_>>() {
+                let mut o = m.clone();
+                for i in 0..6 {
+                    c.push(Value::Object(o.clone()));
+                    o.insert(format!("x{i}"), json!(0));
+                }
+                c.push(Value::Object(Map::new()));
+            }
+        }
+        Some("minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf") => {
+            let mut xs: Vec<f64> = vec![0.0, 1.0, -1.0, 0.5];
+            for (root, n) in both() {
+                let flat = flatten(root, n, 0);
+                for k in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                    if let Some(b) = flat.get(k).and_then(Value::as_f64) {
+                        xs.extend([b, b - 1.0, b + 1.0, b - 0.5, b + 0.5, b.floor(), b.ceil()]);
+                    }
+                }
+                if let Some(m) = flat.get("multipleOf").and_then(Value::as_f64) {
+                    xs.extend([m, 2.0 * m, 3.0 * m, m / 2.0, -m]);
+                }
+            }
+            let mut ys: Vec<f64> = xs.into_iter().filter(|x| x.is_finite()).collect();
+            ys.sort_by(|a, b| a.abs().total_cmp(&b.abs()).then(b.total_cmp(a)));
+            ys.dedup();
+            c.extend(ys.into_iter().map(sample::num));
+        }
+        Some("minLength" | "maxLength" | "pattern" | "format") => {
+            let mut bases: Vec<String> = vec![];
+            let mut lens: Vec<usize> = vec![0, 1, 2];
+            for (root, n) in both() {
+                let flat = flatten(root, n, 0);
+                for s in sample::strings(&flat) {
+                    if let Value::String(s) = s {
+                        bases.push(s);
+                    }
+                }
+                for k in ["minLength", "maxLength"] {
+                    if let Some(l) = flat.get(k).and_then(Value::as_u64) {
+                        let l = l.min(4096) as usize;
+                        lens.extend([l.saturating_sub(1), l, l + 1]);
+                    }
+                }
+                if let Some(fmt) = flat.get("format").and_then(Value::as_str) {
+                    bases.extend(sample::format_examples(fmt).iter().map(|s| s.to_string()));
+                }
+            }
+            bases.extend(["a", "", "0", "A", " ", "a b", "2024-01-01", "x.y"].map(String::from));
+            for b in &bases {
+                c.push(Value::String(b.clone()));
+            }
+            lens.sort();
+            lens.dedup();
+            for b in bases.iter().take(4) {
+                let pad = b.chars().last().unwrap_or('a');
+                for &l in &lens {
+                    let mut s: String = b.chars().take(l).collect();
+                    while s.chars().count() < l {
+                        s.push(pad);
+                    }
+                    c.push(Value::String(s));
+                }
+            }
+        }
+        Some(
+            "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "contains"
+            | "items" | "prefixItems",
+        ) => {
+            let mut lens: Vec<usize> = vec![0, 1, 2];
+            let mut elems: Vec<Value> = vec![];
+            for (root, n) in both() {
+                let flat = flatten(root, n, 0);
+                for k in ["minItems", "maxItems", "minContains", "maxContains"] {
+                    if let Some(l) = flat.get(k).and_then(Value::as_u64) {
+                        let l = l.min(256) as usize;
+                        lens.extend([l.saturating_sub(1), l, l + 1]);
+                    }
+                }
+                for kw in ["items", "contains"] {
+                    if let Some(s) = flat.get(kw).filter(|s| !s.is_array()) {
+                        for v in 0..3 {
+                            elems.push(sample::sample(root, s, v));
+                        }
+                    }
+                }
+            }
+            elems.extend([json!(0), json!("a"), json!(null)]);
+            lens.sort();
+            lens.dedup();
+            for e in elems.iter().take(6) {
+                for &l in &lens {
+                    c.push(Value::Array(vec![e.clone(); l]));
+                }
+            }
+            for &l in &lens {
+                c.push(Value::Array(
+                    elems.iter().cycle().take(l).cloned().collect(),
+                ));
+            }
+        }
+        Some("enum" | "const") => {
+            for (root, n) in both() {
+                let flat = flatten(root, n, 0);
+                if let Some(v) = flat.get("const") {
+                    c.push(v.clone());
+                }
+                for v in flat
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    c.push(v.clone());
+                }
+            }
+        }
+        Some("type") => {
+            for n in &f.src_nodes {
+                let flat = flatten(f.src_root, n, 0);
+                for t in [
+                    "string", "integer", "number", "boolean", "null", "object", "array",
+                ] {
+                    c.push(sample::of_type(f.src_root, &flat, t, 0, 0));
+                }
+            }
+            c.push(json!(0.5));
+        }
+        _ => {}
+    }
+    c.0
+}
+
+/// Generic candidates (tried when the focused ones found nothing), without `seen` ones.
+pub fn generic_candidates(f: &Focus<'_>, seen: &[Value]) -> Vec<Value> {
+    let mut c = Cands::default();
+    generic(f, &mut c);
+    c.0.retain(|v| !seen.contains(v));
+    c.0
+}
+
+/// Samples of both sides and every sub-schema, values the schemas name, small values of every type.
+fn generic(f: &Focus<'_>, c: &mut Cands) {
+    let sides = [(f.src_root, &f.src_nodes), (f.other_root, &f.other_nodes)];
+    for (root, nodes) in sides {
+        for n in nodes.iter() {
+            for v in 0..6 {
+                c.push(sample::sample(root, n, v));
+            }
+        }
+    }
+    for (root, nodes) in sides {
+        for n in nodes.iter() {
+            let r = resolve(root, n);
+            for key in ["default", "const"] {
+                if let Some(v) = r.get(key) {
+                    c.push(v.clone());
+                }
+            }
+            for key in ["examples", "enum"] {
+                for v in r
+                    .get(key)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .take(8)
+                {
+                    c.push(v.clone());
+                }
+            }
+            let mut subs: Vec<&Value> = vec![];
+            for kw in ["anyOf", "oneOf", "allOf"] {
+                subs.extend(r.get(kw).and_then(Value::as_array).into_iter().flatten());
+            }
+            for kw in ["not", "if", "then", "else"] {
+                subs.extend(r.get(kw));
+            }
+            if let Some(ds) = r.get("dependentSchemas").and_then(Value::as_object) {
+                subs.extend(ds.values());
+            }
+            for s in subs.into_iter().take(12) {
+                for v in 0..3 {
+                    c.push(sample::sample(root, s, v));
+                }
+            }
+        }
+    }
+    // mutations of the first samples: a member dropped, set to other types, one added
+    let firsts: Vec<Value> = f
+        .src_nodes
+        .iter()
+        .map(|n| sample::sample(f.src_root, n, 0))
+        .take(3)
+        .collect();
+    for s in firsts {
+        if let Value::Object(m) = &s {
+            for k in m.keys() {
+                let mut o = m.clone();
+                o.remove(k);
+                c.push(Value::Object(o));
+            }
+            for k in m.keys() {
+                for e in sample::exemplars() {
+                    let mut o = m.clone();
+                    o.insert(k.clone(), e);
+                    c.push(Value::Object(o));
+                }
+            }
+            let mut o = m.clone();
+            o.insert("x".into(), json!(0));
+            c.push(Value::Object(o));
+        }
+    }
+    c.extend(sample::exemplars());
+}

@@ -1,0 +1,249 @@
+//! Witnesses become contract fixtures (`check --write-fixtures`).
+//!
+//! Each input witness is a call the change put at risk; written as a
+//! fixture in `contracts/fixtures/<tool>/`, `replay` and the runtime layer's
+//! fixture check test exactly that call from then on. The fixture expects
+//! what the migration record promises for the change: success with the
+//! normalized arguments for an aliased rename or a server default,
+//! `RESERVED_FIELD` for a removed field, success for an old major version
+//! still served, otherwise a rejection (a tool error). A call that is only
+//! silently ignored and that the record says nothing about gets no fixture
+//! (no outcome to promise). Existing files are never overwritten; writes
+//! are atomic.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+
+use super::{Witness, WitnessKind};
+use crate::check::Gated;
+use crate::migrations::{MigrationRecord, RenameTarget, Transition};
+
+/// One fixture the pass produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrittenFixture {
+    pub path: PathBuf,
+    /// False when a file of that name already existed (left untouched).
+    pub written: bool,
+}
+
+/// The fixture (JSON) for one gated change, `None` when it has no input
+/// witness or the record promises nothing for it.
+pub fn fixture_for(g: &Gated, record: &MigrationRecord) -> Option<Value> {
+    let c = &g.change;
+    let w: &Witness = c.witness.as_ref()?;
+    if !c.rule.starts_with("input.") {
+        return None;
+    }
+    let args = w.value.as_object()?.clone();
+    let transition = g
+        .acknowledged_by
+        .and_then(|i| record.entries.get(i))
+        .map(|e| &e.transition);
+    let mut normalized: Option<Map<String, Value>> = None;
+    let expect = match (transition, w.kind) {
+        (
+            Some(Transition::Rename {
+                target: RenameTarget::Field,
+                from,
+                to,
+                ..
+            }),
+            _,
+        ) => {
+            let mut n = args.clone();
+            if let Some(v) = n.remove(from) {
+                n.insert(to.clone(), v);
+            }
+            normalized = Some(n);
+            json!({"outcome": "success"})
+        }
+        (Some(Transition::Default { field, value }), _) => {
+            let mut n = args.clone();
+            n.entry(field.clone()).or_insert_with(|| value.clone());
+            normalized = Some(n);
+            json!({"outcome": "success"})
+        }
+        (Some(Transition::Removal { .. }), WitnessKind::Rejected | WitnessKind::Ignored)
+            if c.rule == "input.property-removed" =>
+        {
+            json!({"outcome": "tool_error", "error_code": "RESERVED_FIELD"})
+        }
+        (Some(Transition::MajorVersion { .. }), _) => json!({"outcome": "success"}),
+        (_, WitnessKind::Rejected) => json!({"outcome": "tool_error"}),
+        (_, WitnessKind::Reinterpreted) => json!({"outcome": "success"}),
+        _ => return None,
+    };
+    let mut f = json!({
+        "description": format!(
+            "witness of {} at {}{}: {}",
+            c.rule,
+            c.pointer,
+            c.subject.as_deref().map(|s| format!(" ({s})")).unwrap_or_default(),
+            w.sentence()
+        ),
+        "safe": false,
+        "arguments": Value::Object(args),
+        "expect": expect,
+        "x-witness": {"rule": c.rule, "fingerprint": c.fingerprint(), "kind": w.kind.as_str()},
+    });
+    if let Some(n) = normalized {
+        f[crate::runtime::fixture_check::NORMALIZED_KEY] = Value::Object(n);
+    }
+    Some(f)
+}
+
+/// A stable, readable file name: `witness-<rule>-<hash of the fingerprint>.json`.
+fn file_name(g: &Gated) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(g.change.fingerprint().as_bytes());
+    let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    let rule = g.change.rule.replace('.', "-");
+    format!("witness-{rule}-{hex}.json")
+}
+
+/// Is `name` usable as one directory name (the fixture layout's tool directory)?
+fn safe_dir_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// Writes the fixtures of `changes` under `dir` (`contracts/fixtures`).
+pub fn write_fixtures(
+    dir: &Path,
+    changes: &[Gated],
+    record: &MigrationRecord,
+) -> std::io::Result<Vec<WrittenFixture>> {
+    let mut out = vec![];
+    for g in changes {
+        if !(g.fails || g.acknowledged_by.is_some()) {
+            continue;
+        }
+        let Some(f) = fixture_for(g, record) else {
+            continue;
+        };
+        if !safe_dir_name(&g.change.tool) {
+            continue;
+        }
+        let path = dir.join(&g.change.tool).join(file_name(g));
+        if path.exists() {
+            out.push(WrittenFixture {
+                path,
+                written: false,
+            });
+            continue;
+        }
+        let mut text = serde_json::to_string_pretty(&f).unwrap_or_default();
+        text.push('\n');
+        crate::lockfile::write_if_changed(&path, &text)?;
+        out.push(WrittenFixture {
+            path,
+            written: true,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::Change;
+
+    fn gated(
+        rule: &'static str,
+        pointer: &str,
+        subject: &str,
+        args: Value,
+        kind: WitnessKind,
+    ) -> Gated {
+        let mut change = Change::new(rule, "t", pointer.into(), "m".into()).with_subject(subject);
+        change.witness = Some(Witness {
+            kind,
+            value: args,
+            detail: "d".into(),
+        });
+        Gated {
+            change,
+            acknowledged_by: Some(0),
+            fails: false,
+            migration_entry: None,
+        }
+    }
+
+    fn record(transition: &str, rule: &str, pointer: &str, subject: &str) -> MigrationRecord {
+        let text = format!(
+            "version = 1\n[[acknowledge]]\ntool = \"t\"\nrule = \"{rule}\"\npointer = \"{pointer}\"\nsubject = \"{subject}\"\nreason = \"r\"\nowner = \"o\"\ntransition = {transition}\n"
+        );
+        let (r, problems) = crate::migrations::parse(&text, "m.toml");
+        assert!(problems.is_empty(), "{problems:?}");
+        r
+    }
+
+    #[test]
+    fn a_rename_expects_normalized_success() {
+        let g = gated(
+            "input.property-removed",
+            "/inputSchema/properties/q",
+            "q",
+            json!({"q": "a"}),
+            WitnessKind::Ignored,
+        );
+        let r = record(
+            "{ kind = \"rename\", from = \"q\", to = \"query\" }",
+            "input.property-removed",
+            "/inputSchema/properties/q",
+            "q",
+        );
+        let f = fixture_for(&g, &r).unwrap();
+        assert_eq!(f["expect"]["outcome"], "success");
+        assert_eq!(f["x-normalized"], json!({"query": "a"}));
+    }
+
+    #[test]
+    fn a_default_expects_it_applied() {
+        let g = gated(
+            "input.required-added",
+            "/inputSchema/required",
+            "currency",
+            json!({}),
+            WitnessKind::Rejected,
+        );
+        let r = record(
+            "{ kind = \"default\", field = \"currency\", value = \"EUR\" }",
+            "input.required-added",
+            "/inputSchema/required",
+            "currency",
+        );
+        let f = fixture_for(&g, &r).unwrap();
+        assert_eq!(f["expect"]["outcome"], "success");
+        assert_eq!(f["x-normalized"], json!({"currency": "EUR"}));
+    }
+
+    #[test]
+    fn unacknowledged_rejections_expect_a_tool_error_and_ignored_calls_get_none() {
+        let mut g = gated(
+            "input.type-narrowed",
+            "/inputSchema/properties/n/type",
+            "n",
+            json!({"n": 0.5}),
+            WitnessKind::Rejected,
+        );
+        g.acknowledged_by = None;
+        let f = fixture_for(&g, &MigrationRecord::default()).unwrap();
+        assert_eq!(f["expect"], json!({"outcome": "tool_error"}));
+        let mut g = gated(
+            "input.property-removed",
+            "/inputSchema/properties/q",
+            "q",
+            json!({"q": "a"}),
+            WitnessKind::Ignored,
+        );
+        g.acknowledged_by = None;
+        assert!(fixture_for(&g, &MigrationRecord::default()).is_none());
+    }
+}

@@ -1,0 +1,1193 @@
+//! The witness pass: for every breaking change of a diff, a proof.
+//!
+//! Runs after the engine has decided (decide first, render later): it reads
+//! the changes and both surfaces and fills [`Change::witness`] and
+//! [`Change::proof`]. Schema verdicts are searched (candidate values at the
+//! changed node, embedded in a small instance of the whole schema, checked
+//! with the validator on both sides, then shrunk); tool removal, hints and
+//! reused names are proofs by construction.
+
+use std::collections::HashMap;
+
+use jsonschema::{PatternOptions, Validator};
+use serde_json::{json, Map, Value};
+
+use super::candidates::{self, Focus};
+use super::path::{self, Site, Step};
+use super::sample::{self, flatten, member_schema, resolve};
+use super::{Proof, Witness, WitnessKind};
+use crate::diff::{Change, DiffReport};
+use crate::model::{Surface, Tool};
+use crate::rules::Severity;
+
+/// Bounds of the search.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Most instances checked per verdict (each is validated on both sides).
+    pub budget: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { budget: 1500 }
+    }
+}
+
+/// Fills `witness` and `proof` of every breaking change of `report`.
+pub fn attach(report: &mut DiffReport, old: &Surface, new: &Surface, opts: &Options) {
+    attach_changes(&mut report.changes, old, new, opts);
+}
+
+/// Fills `witness` and `proof` of every breaking change in `changes`.
+pub fn attach_changes(changes: &mut [Change], old: &Surface, new: &Surface, opts: &Options) {
+    let mut cache = Validators::default();
+    for c in changes.iter_mut() {
+        if c.severity != Severity::Breaking {
+            continue;
+        }
+        let (w, p) = prove(c, old.get(&c.tool), new.get(&c.tool), &mut cache, opts);
+        c.witness = w;
+        c.proof = Some(p);
+    }
+}
+
+/// Compiled validators per (tool, schema, side), compiled once.
+#[derive(Default)]
+struct Validators {
+    map: HashMap<(String, &'static str, bool), Result<std::rc::Rc<Validator>, String>>,
+}
+
+impl Validators {
+    fn get(
+        &mut self,
+        tool: &str,
+        which: &'static str,
+        new_side: bool,
+        schema: &Value,
+    ) -> Result<std::rc::Rc<Validator>, String> {
+        self.map
+            .entry((tool.to_string(), which, new_side))
+            .or_insert_with(|| compile(schema).map(std::rc::Rc::new))
+            .clone()
+    }
+}
+
+/// A validator with linear-time regular expressions and format assertions.
+pub(crate) fn compile(schema: &Value) -> Result<Validator, String> {
+    jsonschema::options()
+        .with_pattern_options(PatternOptions::regex().size_limit(1 << 20))
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|e| one_line(&e.to_string()))
+}
+
+fn one_line(s: &str) -> String {
+    let s = s.replace('\n', " ");
+    if s.chars().count() > 200 {
+        format!("{}...", s.chars().take(197).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn schema_of(tool: &Tool, which: &str) -> Option<Value> {
+    match which {
+        "inputSchema" => Some(if tool.input_schema.is_null() {
+            json!({"type": "object"})
+        } else {
+            tool.input_schema.clone()
+        }),
+        _ => tool.output_schema.clone(),
+    }
+}
+
+fn unproven(reason: impl Into<String>) -> (Option<Witness>, Proof) {
+    (
+        None,
+        Proof::Unproven {
+            reason: reason.into(),
+        },
+    )
+}
+
+fn prove(
+    c: &Change,
+    old: Option<&Tool>,
+    new: Option<&Tool>,
+    cache: &mut Validators,
+    opts: &Options,
+) -> (Option<Witness>, Proof) {
+    let rule = c.rule;
+    match rule {
+        "tool.removed" => {
+            let args = old
+                .and_then(|t| schema_of(t, "inputSchema"))
+                .map(|s| sample::sample(&s, &s, 0))
+                .filter(Value::is_object)
+                .unwrap_or_else(|| json!({}));
+            let detail = match &c.hint {
+                Some(h) => format!("unknown tool \"{}\" ({h})", c.tool),
+                None => format!("unknown tool \"{}\"", c.tool),
+            };
+            return (
+                Some(Witness {
+                    kind: WitnessKind::Call,
+                    value: json!({"name": c.tool, "arguments": args}),
+                    detail,
+                }),
+                Proof::ByConstruction,
+            );
+        }
+        "tool.name-invalid" | "tool.reserved-name-reused" | "input.reserved-name-reused" => {
+            return (None, Proof::ByConstruction)
+        }
+        _ => {}
+    }
+    if rule.starts_with("annotations.") {
+        return hint_witness(old, new);
+    }
+    let (Some(old), Some(new)) = (old, new) else {
+        return unproven("the tool is missing on one side");
+    };
+    if rule == "tool.output-schema-removed" {
+        return output_removed(c, old, cache, opts);
+    }
+    let site = path::parse(&c.pointer);
+    let Some(which) = site.schema else {
+        return unproven(format!("no witness search for `{rule}`"));
+    };
+    let (Some(os), Some(ns)) = (schema_of(old, which), schema_of(new, which)) else {
+        return unproven("the schema is missing on one side");
+    };
+    let vo = match cache.get(&c.tool, which, false, &os) {
+        Ok(v) => v,
+        Err(e) => return unproven(format!("the validator cannot compile the old schema: {e}")),
+    };
+    let vn = match cache.get(&c.tool, which, true, &ns) {
+        Ok(v) => v,
+        Err(e) => return unproven(format!("the validator cannot compile the new schema: {e}")),
+    };
+    let input = which == "inputSchema";
+    if input && rule == "input.default-changed" {
+        return default_changed(c, &site, &os, &ns, &vo);
+    }
+    let mut site = site;
+    if rule.ends_with(".property-removed") {
+        if let Some(Step::Prop(_)) = site.steps.last() {
+            site.steps.pop();
+        }
+        site.keyword = Some("property-removed".into());
+    }
+    let search = Search {
+        pointer_tail: c
+            .pointer
+            .split('/')
+            .skip(2)
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+        site: &site,
+        subject: c.subject.as_deref(),
+        input,
+        old: (&os, &vo),
+        new: (&ns, &vn),
+        budget: opts.budget,
+    };
+    match search.run(rule) {
+        (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
+            Some(why) => unproven(format!(
+                "compatible: {why}; the engine should not report it ({reason})"
+            )),
+            None => unproven(reason),
+        },
+        found => found,
+    }
+}
+
+/// When the search finds nothing, can we see why nothing exists? A
+/// conjunctive keyword (one the engine does not compare) removed from an
+/// input schema, or added to an output schema, only widens what is accepted
+/// (narrows what is returned), unless it sits under a `not`.
+fn compatible(site: &Site, rule: &str, os: &Value, ns: &Value, input: bool) -> Option<String> {
+    if !rule.ends_with(".constraint-changed") || site.steps.contains(&Step::Not) {
+        return None;
+    }
+    let kw = site.keyword.as_deref()?;
+    let has = |root: &Value| {
+        candidates::nodes_at(root, &site.steps)
+            .iter()
+            .any(|n| resolve(root, n).get(kw).is_some())
+    };
+    let (before, after) = (has(os), has(ns));
+    let conjunctive = matches!(
+        kw,
+        "dependentSchemas" | "if" | "then" | "else" | "unevaluatedProperties" | "unevaluatedItems"
+    );
+    if !conjunctive {
+        return None;
+    }
+    match (input, before, after) {
+        (true, true, false) => Some(format!(
+            "`{kw}` was removed from an input schema, which only accepts more"
+        )),
+        (false, false, true) => Some(format!(
+            "`{kw}` was added to an output schema, which only returns less"
+        )),
+        _ => None,
+    }
+}
+
+/// The effective hints of an annotations object (spec defaults applied).
+fn effective(ann: Option<&Map<String, Value>>) -> [(&'static str, bool); 4] {
+    let get = |k: &str| ann.and_then(|a| a.get(k)).and_then(Value::as_bool);
+    let ro = get("readOnlyHint").unwrap_or(false);
+    [
+        ("readOnlyHint", ro),
+        (
+            "destructiveHint",
+            !ro && get("destructiveHint").unwrap_or(true),
+        ),
+        ("idempotentHint", get("idempotentHint").unwrap_or(false)),
+        ("openWorldHint", get("openWorldHint").unwrap_or(true)),
+    ]
+}
+
+fn hint_witness(old: Option<&Tool>, new: Option<&Tool>) -> (Option<Witness>, Proof) {
+    let (oa, na) = (
+        old.and_then(|t| t.annotations.as_ref()),
+        new.and_then(|t| t.annotations.as_ref()),
+    );
+    let (eo, en) = (effective(oa), effective(na));
+    let moved: Vec<String> = eo
+        .iter()
+        .zip(en.iter())
+        .filter(|(a, b)| a.1 != b.1)
+        .map(|(a, b)| format!("effective {} {} -> {}", a.0, a.1, b.1))
+        .collect();
+    let show = |a: Option<&Map<String, Value>>| Value::Object(a.cloned().unwrap_or_default());
+    (
+        Some(Witness {
+            kind: WitnessKind::Hint,
+            value: json!({"old": show(oa), "new": show(na)}),
+            detail: if moved.is_empty() {
+                "the hint the rule names widened".into()
+            } else {
+                moved.join(", ")
+            },
+        }),
+        Proof::ByConstruction,
+    )
+}
+
+/// A value the old output schema forbids: with no new schema, clients may now receive it.
+fn output_removed(
+    c: &Change,
+    old: &Tool,
+    cache: &mut Validators,
+    opts: &Options,
+) -> (Option<Witness>, Proof) {
+    let Some(os) = old.output_schema.clone() else {
+        return (None, Proof::ByConstruction);
+    };
+    let Ok(vo) = cache.get(&c.tool, "outputSchema", false, &os) else {
+        return (None, Proof::ByConstruction);
+    };
+    let base = sample::sample(&os, &os, 0);
+    let mut tries: Vec<Value> = vec![json!({})];
+    if let Value::Object(m) = &base {
+        for k in m.keys() {
+            let mut o = m.clone();
+            o.remove(k);
+            tries.push(Value::Object(o));
+            let mut o = m.clone();
+            o.insert(k.clone(), Value::Null);
+            tries.push(Value::Object(o));
+        }
+    }
+    tries.push(json!({"x": null}));
+    for t in tries.into_iter().take(opts.budget) {
+        if let Err(e) = vo.validate(&t) {
+            let detail = error_detail(&e);
+            return (
+                Some(Witness {
+                    kind: WitnessKind::Unexpected,
+                    value: t,
+                    detail,
+                }),
+                Proof::Proven,
+            );
+        }
+    }
+    (None, Proof::ByConstruction)
+}
+
+fn error_detail(e: &jsonschema::ValidationError<'_>) -> String {
+    let at = e.instance_path().as_str().to_string();
+    let msg = one_line(&e.to_string());
+    if at.is_empty() {
+        msg
+    } else {
+        format!("{msg} (at {at})")
+    }
+}
+
+/// `arguments` that omit the field whose default changed.
+fn default_changed(
+    c: &Change,
+    site: &Site,
+    os: &Value,
+    ns: &Value,
+    vo: &Validator,
+) -> (Option<Witness>, Proof) {
+    let mut steps = site.steps.clone();
+    let Some(Step::Prop(name)) = steps.pop() else {
+        return (None, Proof::ByConstruction);
+    };
+    let node_default = |root: &Value| {
+        candidates::nodes_at(root, &site.steps)
+            .into_iter()
+            .find_map(|n| resolve(root, n).get("default").cloned())
+    };
+    let (od, nd) = (node_default(os), node_default(ns));
+    for variant in 0..4 {
+        let (mut inst, at) = embed(os, &steps, Value::Null, variant, true);
+        if let Some(Value::Object(m)) = pointer_mut(&mut inst, &at) {
+            m.remove(&name);
+        } else {
+            continue;
+        }
+        if vo.is_valid(&inst) {
+            let show =
+                |v: &Option<Value>| v.as_ref().map(|v| v.to_string()).unwrap_or("none".into());
+            return (
+                Some(Witness {
+                    kind: WitnessKind::Reinterpreted,
+                    value: inst,
+                    detail: format!(
+                        "\"{name}\" is omitted: the handler applied {}, now {}",
+                        show(&od),
+                        show(&nd)
+                    ),
+                }),
+                Proof::ByConstruction,
+            );
+        }
+    }
+    let _ = c;
+    (None, Proof::ByConstruction)
+}
+
+fn pointer_mut<'v>(v: &'v mut Value, at: &[String]) -> Option<&'v mut Value> {
+    let mut cur = v;
+    for t in at {
+        cur = match cur {
+            Value::Object(m) => m.get_mut(t)?,
+            Value::Array(a) => a.get_mut(t.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+fn to_pointer(at: &[String]) -> String {
+    at.iter()
+        .map(|t| format!("/{}", crate::lockfile::escape_pointer(t)))
+        .collect()
+}
+
+/// Builds an instance of `root` along `steps` with `leaf` at the end
+/// (when `keep_node` is false the node is left as sampled); returns it and
+/// the concrete instance path of the node.
+fn embed(
+    root: &Value,
+    steps: &[Step],
+    leaf: Value,
+    variant: usize,
+    keep_node: bool,
+) -> (Value, Vec<String>) {
+    let mut at = vec![];
+    let v = embed_at(root, root, steps, leaf, variant, keep_node, &mut at, 0);
+    (v, at)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn embed_at(
+    root: &Value,
+    node: &Value,
+    steps: &[Step],
+    leaf: Value,
+    variant: usize,
+    keep_node: bool,
+    at: &mut Vec<String>,
+    depth: usize,
+) -> Value {
+    if steps.is_empty() || depth > 64 {
+        return if keep_node {
+            sample::sample(root, node, variant)
+        } else {
+            leaf
+        };
+    }
+    let flat = flatten(root, node, variant);
+    match &steps[0] {
+        Step::Branch(kw, i) => {
+            let r = resolve(root, node);
+            let child = r.get(*kw).and_then(|a| a.get(*i)).unwrap_or(node);
+            let mut v = embed_at(
+                root,
+                child,
+                &steps[1..],
+                leaf,
+                variant,
+                keep_node,
+                at,
+                depth + 1,
+            );
+            // the parent's own required members still apply
+            if let Value::Object(m) = &mut v {
+                let parent = flatten(root, &strip_alternatives(r), variant);
+                fill_required(root, &parent, m, variant);
+            }
+            v
+        }
+        Step::Not => {
+            let child = flat.get("not").cloned().unwrap_or(Value::Bool(true));
+            embed_at(
+                root,
+                &child,
+                &steps[1..],
+                leaf,
+                variant,
+                keep_node,
+                at,
+                depth + 1,
+            )
+        }
+        Step::Prop(_) | Step::PatternKey(_) | Step::Additional => {
+            let key = match &steps[0] {
+                Step::Prop(n) => n.clone(),
+                Step::PatternKey(p) => super::pattern::matching(p)
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| "x".into()),
+                _ => {
+                    let mut k = "x".to_string();
+                    while flat.get("properties").and_then(|p| p.get(&k)).is_some() {
+                        k.push('x');
+                    }
+                    k
+                }
+            };
+            let mut base = match sample::of_type(root, &flat, "object", variant, 0) {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            };
+            let child = member_schema(&flat, &key).clone();
+            at.push(key.clone());
+            let v = embed_at(
+                root,
+                &child,
+                &steps[1..],
+                leaf,
+                variant,
+                keep_node,
+                at,
+                depth + 1,
+            );
+            base.insert(key, v);
+            Value::Object(base)
+        }
+        Step::Item(i, kw) => {
+            let mut base = match sample::of_type(root, &flat, "array", variant, 0) {
+                Value::Array(a) => a,
+                _ => vec![],
+            };
+            let idx = i.unwrap_or(0);
+            let child = match (kw, i) {
+                (&"contains", _) => flat.get("contains").cloned(),
+                (_, Some(i)) => flat
+                    .get("prefixItems")
+                    .and_then(|a| a.get(*i))
+                    .or_else(|| flat.get("items").and_then(|a| a.get(*i)))
+                    .or_else(|| flat.get("items").filter(|a| a.is_object()))
+                    .cloned(),
+                _ => flat.get("items").filter(|a| !a.is_array()).cloned(),
+            }
+            .unwrap_or(Value::Bool(true));
+            while base.len() <= idx && base.len() < 256 {
+                base.push(sample::sample(root, &child, 0));
+            }
+            at.push(idx.to_string());
+            let v = embed_at(
+                root,
+                &child,
+                &steps[1..],
+                leaf,
+                variant,
+                keep_node,
+                at,
+                depth + 1,
+            );
+            if idx < base.len() {
+                base[idx] = v;
+            }
+            Value::Array(base)
+        }
+    }
+}
+
+fn strip_alternatives(r: &Value) -> Value {
+    match r {
+        Value::Object(m) => {
+            let mut m = m.clone();
+            for k in ["anyOf", "oneOf", "allOf"] {
+                m.remove(k);
+            }
+            Value::Object(m)
+        }
+        v => v.clone(),
+    }
+}
+
+fn fill_required(
+    root: &Value,
+    flat: &Map<String, Value>,
+    m: &mut Map<String, Value>,
+    variant: usize,
+) {
+    for k in flat
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        if !m.contains_key(k) {
+            m.insert(
+                k.to_string(),
+                sample::sample(root, member_schema(flat, k), variant),
+            );
+        }
+    }
+}
+
+/// Most instances checked while shrinking one witness.
+const SHRINK_BUDGET: usize = 300;
+
+/// One witness search.
+struct Search<'a> {
+    site: &'a Site,
+    /// The change's pointer inside the schema, as segments (after `/inputSchema`).
+    pointer_tail: Vec<String>,
+    subject: Option<&'a str>,
+    input: bool,
+    old: (&'a Value, &'a Validator),
+    new: (&'a Value, &'a Validator),
+    budget: usize,
+}
+
+/// How relevant a found instance is: the failure is at or below the node (1), elsewhere (2).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Tier {
+    AtNode,
+    Elsewhere,
+}
+
+struct Hit {
+    inst: Value,
+    at: Vec<String>,
+    kind: WitnessKind,
+    detail: String,
+    tier: Tier,
+}
+
+/// Keywords whose failure may come from anything below them.
+fn combinator(k: &str) -> bool {
+    matches!(
+        k,
+        "anyOf"
+            | "oneOf"
+            | "allOf"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "dependentSchemas"
+            | "$ref"
+            | "false"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "contentSchema"
+    )
+}
+
+/// Keywords that fail for the same reason.
+fn family(k: &str) -> &str {
+    match k {
+        "type" | "enum" | "const" => "values",
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "range",
+        "minLength" | "maxLength" => "length",
+        "minItems" | "maxItems" | "uniqueItems" | "minContains" | "maxContains" | "contains" => {
+            "items-size"
+        }
+        "minProperties" | "maxProperties" => "members-size",
+        "additionalProperties"
+        | "properties"
+        | "patternProperties"
+        | "propertyNames"
+        | "property-removed" => "members",
+        "dependentRequired" | "dependencies" => "dependent",
+        other => other,
+    }
+}
+
+/// Schema path segments with `$ref` hops and alternative branches removed
+/// (the engine's pointers follow references and merge branches).
+fn normalize(segs: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    let mut i = 0;
+    while i < segs.len() {
+        let s = segs[i].as_str();
+        if s == "$ref" {
+            i += 1;
+            continue;
+        }
+        if matches!(s, "anyOf" | "oneOf" | "allOf")
+            && segs.get(i + 1).is_some_and(|n| n.parse::<usize>().is_ok())
+        {
+            i += 2;
+            continue;
+        }
+        out.push(segs[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// Does a validation error at schema evaluation path `eval` come from the
+/// change at `pointer` (its segments after the schema name)? Same node and
+/// same kind of keyword, a combinator above the change, or (for keywords
+/// that hold sub-schemas) anything below it.
+fn attributable(site: &Site, pointer: &[String], eval: &str) -> bool {
+    let eval: Vec<String> = eval.split('/').skip(1).map(String::from).collect();
+    let (Some((ek, enode)), Some(ck)) = (eval.split_last(), site.keyword.as_deref()) else {
+        return true;
+    };
+    let enode = normalize(enode);
+    // the change's node: the pointer without the keyword (and its key)
+    let cut = pointer
+        .iter()
+        .rposition(|t| t == ck)
+        .unwrap_or(pointer.len());
+    let mut cnode = normalize(&pointer[..cut]);
+    if ck == "property-removed" {
+        // the pointer names the removed property; its object is the node
+        cnode = normalize(&pointer[..pointer.len().saturating_sub(2)]);
+    }
+    let (ek, ck) = (ek.as_str(), ck);
+    if enode == cnode {
+        return combinator(ek)
+            || combinator(ck)
+            || family(ek) == family(ck)
+            || (family(ck) == "members" && ek == "required");
+    }
+    if enode.len() < cnode.len() && cnode.starts_with(&enode) {
+        return combinator(ek);
+    }
+    if enode.len() > cnode.len() && enode.starts_with(&cnode) {
+        return combinator(ck)
+            || matches!(
+                ck,
+                "items"
+                    | "prefixItems"
+                    | "additionalItems"
+                    | "additionalProperties"
+                    | "patternProperties"
+                    | "contains"
+                    | "propertyNames"
+            );
+    }
+    false
+}
+
+/// Integer ranges of the node's `format` on the source and the other side, and the format names.
+type IntWidths = ((i128, i128), (i128, i128), String, String);
+
+/// Integer range of a serde integer `format` (schemars spellings).
+fn int_range(f: &str) -> Option<(i128, i128)> {
+    Some(match f {
+        "int8" => (i8::MIN as i128, i8::MAX as i128),
+        "int16" => (i16::MIN as i128, i16::MAX as i128),
+        "int32" => (i32::MIN as i128, i32::MAX as i128),
+        "int64" | "int" => (i64::MIN as i128, i64::MAX as i128),
+        "uint8" => (0, u8::MAX as i128),
+        "uint16" => (0, u16::MAX as i128),
+        "uint32" => (0, u32::MAX as i128),
+        "uint64" | "uint" => (0, u64::MAX as i128),
+        _ => return None,
+    })
+}
+
+impl Search<'_> {
+    fn src(&self) -> (&Value, &Validator) {
+        if self.input {
+            self.old
+        } else {
+            self.new
+        }
+    }
+    fn other(&self) -> (&Value, &Validator) {
+        if self.input {
+            self.new
+        } else {
+            self.old
+        }
+    }
+
+    /// Integer formats of the node on the source and the other side.
+    fn int_formats(&self) -> Option<IntWidths> {
+        if self.site.keyword.as_deref() != Some("format") {
+            return None;
+        }
+        let fmt = |root: &Value| -> Option<String> {
+            candidates::nodes_at(root, &self.site.steps)
+                .into_iter()
+                .find_map(|n| {
+                    flatten(root, n, 0)
+                        .get("format")
+                        .and_then(Value::as_str)
+                        .map(String::from)
+                })
+        };
+        let all = (i128::MIN, i128::MAX);
+        let (fs, fo) = (fmt(self.src().0), fmt(self.other().0));
+        let rs = fs.as_deref().and_then(int_range);
+        let ro = fo.as_deref().and_then(int_range);
+        if rs.is_none() && ro.is_none() {
+            return None;
+        }
+        Some((
+            rs.unwrap_or(all),
+            ro.unwrap_or(all),
+            fs.unwrap_or_else(|| "none".into()),
+            fo.unwrap_or_else(|| "none".into()),
+        ))
+    }
+
+    /// Checks one instance: a hit when the source side accepts it and the other rejects it.
+    fn check(&self, inst: &Value, at: &[String], ints: &Option<IntWidths>) -> Option<Hit> {
+        let (_, vs) = self.src();
+        let (_, vo) = self.other();
+        if !vs.is_valid(inst) {
+            return None;
+        }
+        let kind = if self.input {
+            WitnessKind::Rejected
+        } else {
+            WitnessKind::Unexpected
+        };
+        if !vo.is_valid(inst) {
+            // the error that this change explains, if the validator names one
+            let mut first: Option<String> = None;
+            for e in vo.iter_errors(inst).take(16) {
+                let eval = e.evaluation_path().as_str().to_string();
+                if attributable(self.site, &self.pointer_tail, &eval) {
+                    return Some(Hit {
+                        inst: inst.clone(),
+                        at: at.to_vec(),
+                        kind,
+                        detail: error_detail(&e),
+                        tier: Tier::AtNode,
+                    });
+                }
+                first.get_or_insert_with(|| error_detail(&e));
+            }
+            return Some(Hit {
+                inst: inst.clone(),
+                at: at.to_vec(),
+                kind,
+                detail: first.unwrap_or_default(),
+                tier: Tier::Elsewhere,
+            });
+        }
+        // integer widths: the validator does not know serde's ranges
+        if let Some((rs, ro, fs, fo)) = ints {
+            let mut node = inst.clone();
+            let v = pointer_mut(&mut node, at)?
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| pointer_mut(&mut node, at)?.as_u64().map(i128::from))?;
+            if v >= rs.0 && v <= rs.1 && (v < ro.0 || v > ro.1) {
+                let (was, now) = if self.input { (fs, fo) } else { (fo, fs) };
+                let detail = if self.input {
+                    format!("{v} is outside `format: {now}` (was `{was}`): deserializing it into the new integer type fails")
+                } else {
+                    format!("{v} is outside `format: {was}` (now `{now}`): old clients deserializing into the old integer type fail")
+                };
+                return Some(Hit {
+                    inst: inst.clone(),
+                    at: at.to_vec(),
+                    kind,
+                    detail,
+                    tier: Tier::AtNode,
+                });
+            }
+        }
+        // a field removed from an open input object: accepted and silently ignored
+        if self.input && self.site.keyword.as_deref() == Some("property-removed") {
+            let name = self.subject?;
+            let mut node = inst.clone();
+            if pointer_mut(&mut node, at)?.get(name).is_some() {
+                return Some(Hit {
+                    inst: inst.clone(),
+                    at: at.to_vec(),
+                    kind: WitnessKind::Ignored,
+                    detail: format!(
+                        "\"{name}\" is no longer declared, so the handler runs without it"
+                    ),
+                    tier: Tier::Elsewhere,
+                });
+            }
+        }
+        None
+    }
+
+    fn run(&self, rule: &str) -> (Option<Witness>, Proof) {
+        let (src_root, _) = self.src();
+        let (other_root, _) = self.other();
+        let focus = Focus {
+            keyword: self.site.keyword.as_deref(),
+            key: self.site.key.as_deref(),
+            subject: self.subject,
+            src_root,
+            src_nodes: candidates::nodes_at(src_root, &self.site.steps),
+            other_root,
+            other_nodes: candidates::nodes_at(other_root, &self.site.steps),
+        };
+        let ints = self.int_formats();
+        let mut cands = candidates::focused(&focus);
+        if let Some(((slo, shi), (olo, ohi), _, _)) = &ints {
+            let mut bounds: Vec<Value> = vec![];
+            for b in [*ohi + 1, *olo - 1, *slo, *shi] {
+                if let Ok(i) = i64::try_from(b) {
+                    bounds.push(json!(i));
+                } else if let Ok(u) = u64::try_from(b) {
+                    bounds.push(json!(u));
+                }
+            }
+            bounds.extend(cands);
+            cands = bounds;
+        }
+        // contexts, built once: the source side's sample, the other side's, other branches
+        let contexts: Vec<(Value, Vec<String>)> = (0..4)
+            .map(|ctx| {
+                let root = if ctx % 2 == 0 { src_root } else { other_root };
+                embed(root, &self.site.steps, Value::Null, ctx / 2, false)
+            })
+            .collect();
+        // per context: does some value at the node pass both sides? Then a
+        // rejection elsewhere in the instance is still caused by the node's value.
+        let controls = std::cell::OnceCell::new();
+        let controls = || {
+            controls.get_or_init(|| -> Vec<Value> {
+                focus
+                    .src_nodes
+                    .iter()
+                    .map(|n| (src_root, *n))
+                    .chain(focus.other_nodes.iter().map(|n| (other_root, *n)))
+                    .flat_map(|(r, n)| (0..3).map(move |v| sample::sample(r, n, v)))
+                    .take(12)
+                    .collect()
+            })
+        };
+        let mut controlled: Vec<Option<bool>> = vec![None; contexts.len()];
+        let mut tried = 0usize;
+        let mut fallback: Option<Hit> = None;
+        let mut ignored: Option<Hit> = None;
+        let mut generic_added = false;
+        let mut i = 0;
+        'outer: loop {
+            if i == cands.len() {
+                if generic_added {
+                    break;
+                }
+                generic_added = true;
+                let more = candidates::generic_candidates(&focus, &cands);
+                cands.extend(more);
+                if i == cands.len() {
+                    break;
+                }
+            }
+            let cand = &cands[i];
+            i += 1;
+            for (ci, (base, at)) in contexts.iter().enumerate() {
+                if tried >= self.budget {
+                    break 'outer;
+                }
+                tried += 1;
+                let mut inst = base.clone();
+                match pointer_mut(&mut inst, at) {
+                    Some(slot) => *slot = cand.clone(),
+                    None => continue,
+                }
+                if let Some(hit) = self.check(&inst, at, &ints) {
+                    match (hit.kind, hit.tier) {
+                        (WitnessKind::Ignored, _) => {
+                            ignored.get_or_insert(hit);
+                        }
+                        (_, Tier::AtNode) => return self.finish(hit),
+                        _ if fallback.is_none() => {
+                            let ok = *controlled[ci].get_or_insert_with(|| {
+                                controls().iter().any(|c| {
+                                    let mut inst = base.clone();
+                                    if let Some(slot) = pointer_mut(&mut inst, at) {
+                                        *slot = c.clone();
+                                    }
+                                    self.old.1.is_valid(&inst) && self.new.1.is_valid(&inst)
+                                })
+                            });
+                            if ok {
+                                fallback = Some(hit);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if let Some(hit) = fallback.or(ignored) {
+            return self.finish(hit);
+        }
+        unproven(format!(
+            "no instance the {} schema accepts and the {} one rejects found among {tried} candidates built from the change at `{}` ({rule})",
+            if self.input { "old" } else { "new" },
+            if self.input { "new" } else { "old" },
+            to_pointer(&path::instance_path(&self.site.steps)),
+        ))
+    }
+
+    /// Shrinks a hit (fewest members, shortest strings, smallest numbers) and turns it into a witness.
+    fn finish(&self, hit: Hit) -> (Option<Witness>, Proof) {
+        let ints = self.int_formats();
+        let (node_at, kind, tier) = (hit.at.clone(), hit.kind, hit.tier);
+        let keeps = |inst: &Value| -> Option<Hit> {
+            let h = self.check(inst, &node_at, &ints)?;
+            (h.kind == kind && h.tier <= tier).then_some(h)
+        };
+        let mut best = hit;
+        let mut budget = self.budget.min(SHRINK_BUDGET);
+        loop {
+            let mut improved = false;
+            for cand in shrinks(&best.inst, &best.at) {
+                if budget == 0 {
+                    break;
+                }
+                budget -= 1;
+                if let Some(h) = keeps(&cand) {
+                    best = h;
+                    improved = true;
+                    break;
+                }
+            }
+            if !improved || budget == 0 {
+                break;
+            }
+        }
+        (
+            Some(Witness {
+                kind: best.kind,
+                value: best.inst,
+                detail: best.detail,
+            }),
+            Proof::Proven,
+        )
+    }
+}
+
+/// Smaller variants of `v`, one change each: a member or element dropped
+/// (never one on the way to the node), a string shortened, a number moved towards zero.
+fn shrinks(v: &Value, node: &[String]) -> Vec<Value> {
+    let mut out = vec![];
+    let mut at = vec![];
+    shrinks_at(v, v, node, &mut at, &mut out);
+    out
+}
+
+fn shrinks_at(
+    root: &Value,
+    v: &Value,
+    node: &[String],
+    at: &mut Vec<String>,
+    out: &mut Vec<Value>,
+) {
+    if out.len() > 256 || at.len() > 32 {
+        return;
+    }
+    let on_path = |at: &[String]| at.len() <= node.len() && node[..at.len()] == *at;
+    let replace = |at: &[String], with: Option<Value>, out: &mut Vec<Value>| {
+        let mut r = root.clone();
+        if let Some((last, parent)) = at.split_last() {
+            match pointer_mut(&mut r, parent) {
+                Some(Value::Object(m)) => match with {
+                    Some(w) => {
+                        m.insert(last.clone(), w);
+                    }
+                    None => {
+                        m.remove(last);
+                    }
+                },
+                Some(Value::Array(a)) => {
+                    let Ok(i) = last.parse::<usize>() else { return };
+                    if i >= a.len() {
+                        return;
+                    }
+                    match with {
+                        Some(w) => a[i] = w,
+                        None => {
+                            a.remove(i);
+                        }
+                    }
+                }
+                _ => return,
+            }
+        } else if let Some(w) = with {
+            r = w;
+        } else {
+            return;
+        }
+        out.push(r);
+    };
+    match v {
+        Value::Object(m) => {
+            for k in m.keys() {
+                at.push(k.clone());
+                if !on_path(at) {
+                    replace(at, None, out);
+                }
+                at.pop();
+            }
+            for (k, c) in m {
+                at.push(k.clone());
+                shrinks_at(root, c, node, at, out);
+                at.pop();
+            }
+        }
+        Value::Array(a) => {
+            for i in (0..a.len()).rev() {
+                at.push(i.to_string());
+                if !on_path(at) {
+                    replace(at, None, out);
+                }
+                at.pop();
+            }
+            for (i, c) in a.iter().enumerate() {
+                at.push(i.to_string());
+                shrinks_at(root, c, node, at, out);
+                at.pop();
+            }
+        }
+        Value::String(s) if !s.is_empty() => {
+            let n = s.chars().count();
+            for keep in [0, n / 2, n - 1] {
+                if keep < n {
+                    replace(at, Some(Value::String(s.chars().take(keep).collect())), out);
+                }
+            }
+        }
+        Value::Number(x) => {
+            if let Some(i) = x.as_i64() {
+                for t in [0, i / 2, i - i.signum()] {
+                    if t != i && t.abs() < i.abs() {
+                        replace(at, Some(json!(t)), out);
+                    }
+                }
+            } else if let Some(f) = x.as_f64() {
+                if f.fract() != 0.0 {
+                    replace(at, Some(json!(f.trunc() as i64)), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::diff_surfaces;
+
+    fn surface(input: Value) -> Surface {
+        let mut t = Tool::new("t");
+        t.input_schema = input;
+        let mut s = Surface::new();
+        s.insert(t);
+        s
+    }
+
+    fn proofs(old: Value, new: Value) -> Vec<(String, Option<Witness>, Proof)> {
+        let (o, n) = (surface(old), surface(new));
+        let mut r = diff_surfaces(&o, &n);
+        attach(&mut r, &o, &n, &Options::default());
+        r.changes
+            .into_iter()
+            .filter(|c| c.severity == Severity::Breaking)
+            .map(|c| (c.rule.to_string(), c.witness, c.proof.unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn integer_width_witness_is_the_boundary_serde_rejects() {
+        let os =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int32"}}});
+        let ns =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int16"}}});
+        let (o, n) = (surface(os), surface(ns));
+        let mut changes = vec![Change::new(
+            "input.format-changed",
+            "t",
+            "/inputSchema/properties/n/format".into(),
+            "m".into(),
+        )];
+        attach_changes(&mut changes, &o, &n, &Options::default());
+        let w = changes[0].witness.clone().expect("a witness");
+        assert_eq!(changes[0].proof, Some(Proof::Proven));
+        assert_eq!(w.value, json!({"n": 32768}), "{w:?}");
+        assert!(w.detail.contains("int16"), "{w:?}");
+    }
+
+    #[test]
+    fn hostile_schemas_end_with_a_verdict() {
+        let cases = [
+            // catastrophic backtracking for a backtracking engine
+            (
+                json!({"type": "object", "properties": {"s": {"type": "string"}}}),
+                json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}),
+            ),
+        ];
+        for (old, new) in cases {
+            for (rule, w, p) in proofs(old.clone(), new.clone()) {
+                if let Proof::Proven = p {
+                    assert!(w.is_some(), "{rule}");
+                }
+            }
+        }
+        // the pattern witness itself
+        let p = proofs(
+            json!({"type": "object", "properties": {"s": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}),
+        );
+        assert_eq!(p[0].2, Proof::Proven, "{p:?}");
+    }
+
+    #[test]
+    fn same_input_same_witness() {
+        let old = json!({"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "number"}}});
+        let new = json!({"type": "object", "properties": {"q": {"type": "string", "maxLength": 3}, "n": {"type": "integer"}}, "required": ["q"]});
+        let a = proofs(old.clone(), new.clone());
+        let b = proofs(old, new);
+        assert_eq!(a, b);
+        assert!(
+            a.iter().all(|(_, w, p)| *p == Proof::Proven && w.is_some()),
+            "{a:?}"
+        );
+    }
+}
