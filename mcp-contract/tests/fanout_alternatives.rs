@@ -49,5 +49,10 @@ fn ref_fan_out_through_any_of_stays_polynomial() {
     let rules = rx.recv_timeout(Duration::from_secs(60)).expect(
         "24 levels of $ref fan-out through anyOf were not compared within 60 s (exponential)",
     );
-    assert!(rules.contains(&"input.type-narrowed"), "{rules:?}");
+    // the narrowed leaf is reported, as a narrowed type or as alternatives
+    // that no longer cover what they did
+    assert!(
+        rules.contains(&"input.type-narrowed") || rules.contains(&"input.variant-removed"),
+        "{rules:?}"
+    );
 }
