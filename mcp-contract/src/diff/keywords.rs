@@ -529,14 +529,11 @@ fn compare_objects(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
             }
             (None, Some(n)) => {
                 let decls = old_declarations(cx, so, name);
-                match ao {
-                    // the old object already constrained this name by a pattern
-                    _ if old_pattern_schema(so, name).is_some() => {
-                        if let Some(schema) = old_pattern_schema(so, name) {
-                            cx.cmp(schema, n, &at, flip)
-                        }
-                    }
-                    Some(ap) if ap.is_object() => cx.cmp(ap, n, &at, flip),
+                // the old object may already constrain this name by a pattern
+                // (compiled once: the pattern's automaton is not free)
+                match (old_pattern_schema(so, name), ao) {
+                    (Some(schema), _) => cx.cmp(schema, n, &at, flip),
+                    (None, Some(ap)) if ap.is_object() => cx.cmp(ap, n, &at, flip),
                     _ if closed(so) && decls.is_empty() => {
                         let what = match cx.dir {
                             Direction::Input => format!("field \"{name}\" was added to a closed object: calls may now send it"),
