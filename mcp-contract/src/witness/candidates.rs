@@ -137,7 +137,30 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
     match f.keyword {
         Some("required") | Some("property-removed") => {
             let name = f.subject.unwrap_or_default();
-            for m in src_objects().collect::<Vec<_>>() {
+            let mut bases: Vec<Map<String, Value>> = src_objects().collect();
+            if f.keyword == Some("property-removed") {
+                // members both sides want: the call must pass the new schema but for the field
+                let others: Vec<Map<String, Value>> = f
+                    .other_nodes
+                    .iter()
+                    .flat_map(|n| {
+                        (0..2).filter_map(|v| match sample::sample(f.other_root, n, v) {
+                            Value::Object(m) => Some(m),
+                            _ => None,
+                        })
+                    })
+                    .collect();
+                for m in bases.clone().iter().take(2) {
+                    for o in &others {
+                        let mut u = m.clone();
+                        for (k, v) in o {
+                            u.entry(k.clone()).or_insert_with(|| v.clone());
+                        }
+                        bases.insert(0, u);
+                    }
+                }
+            }
+            for m in bases {
                 let mut without = m.clone();
                 without.remove(name);
                 c.push(Value::Object(without.clone()));

@@ -376,6 +376,18 @@ fn default_changed(
     (None, Proof::ByConstruction)
 }
 
+fn pointer<'v>(v: &'v Value, at: &[String]) -> Option<&'v Value> {
+    let mut cur = v;
+    for t in at {
+        cur = match cur {
+            Value::Object(m) => m.get(t)?,
+            Value::Array(a) => a.get(t.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
 fn pointer_mut<'v>(v: &'v mut Value, at: &[String]) -> Option<&'v mut Value> {
     let mut cur = v;
     for t in at {
@@ -780,6 +792,9 @@ impl Search<'_> {
         if !vs.is_valid(inst) {
             return None;
         }
+        if self.site.keyword.as_deref() == Some("property-removed") {
+            return self.check_removed(inst, at);
+        }
         let kind = if self.input {
             WitnessKind::Rejected
         } else {
@@ -832,11 +847,27 @@ impl Search<'_> {
                 });
             }
         }
-        // a field removed from an open input object: accepted and silently ignored
-        if self.input && self.site.keyword.as_deref() == Some("property-removed") {
-            let name = self.subject?;
-            let mut node = inst.clone();
-            if pointer_mut(&mut node, at)?.get(name).is_some() {
+        None
+    }
+
+    /// A removed property: the witness must be about that member. An input
+    /// call that sends it and is rejected only because of it (without the
+    /// member the new schema accepts the call), or, from an open object, a
+    /// call that sends it and is silently ignored. An output value whose
+    /// member the old schema forbids (or misses when the old one required
+    /// it), and that the old schema accepts once the member is put right.
+    fn check_removed(&self, inst: &Value, at: &[String]) -> Option<Hit> {
+        let name = self.subject?;
+        let (_, vs) = self.src();
+        let (other_root, vo) = self.other();
+        let node = pointer(inst, at)?.as_object()?;
+        let sends = node.contains_key(name);
+        let rejected = !vo.is_valid(inst);
+        if self.input {
+            if !sends {
+                return None;
+            }
+            if !rejected {
                 return Some(Hit {
                     inst: inst.clone(),
                     at: at.to_vec(),
@@ -844,11 +875,58 @@ impl Search<'_> {
                     detail: format!(
                         "\"{name}\" is no longer declared, so the handler runs without it"
                     ),
-                    tier: Tier::Elsewhere,
+                    tier: Tier::AtNode,
                 });
             }
+            // without the member, one of the new schema's complaints goes away
+            let mut without = inst.clone();
+            if let Some(Value::Object(m)) = pointer_mut(&mut without, at) {
+                m.remove(name);
+            }
+            let detail = vanished(vo, inst, &without)?;
+            return Some(Hit {
+                inst: inst.clone(),
+                at: at.to_vec(),
+                kind: WitnessKind::Rejected,
+                detail,
+                tier: Tier::AtNode,
+            });
+        } else {
+            if !rejected {
+                return None;
+            }
+            // the old side's view of the member: put right, the old schema accepts
+            let mut fixes: Vec<Value> = vec![];
+            let mut steps = self.site.steps.clone();
+            steps.push(Step::Prop(name.to_string()));
+            for n in candidates::nodes_at(other_root, &steps).into_iter().take(4) {
+                for v in 0..3 {
+                    fixes.push(sample::sample(other_root, n, v));
+                }
+            }
+            let fixed = |with: Option<&Value>| {
+                let mut f = inst.clone();
+                if let Some(Value::Object(m)) = pointer_mut(&mut f, at) {
+                    match with {
+                        Some(v) => m.insert(name.to_string(), v.clone()),
+                        None => m.remove(name),
+                    };
+                }
+                (vo.is_valid(&f) && vs.is_valid(&f)).then_some(f)
+            };
+            let put_right = sends
+                .then(|| fixed(None))
+                .flatten()
+                .or_else(|| fixes.iter().find_map(|v| fixed(Some(v))))?;
+            let detail = vanished(vo, inst, &put_right)?;
+            return Some(Hit {
+                inst: inst.clone(),
+                at: at.to_vec(),
+                kind: WitnessKind::Unexpected,
+                detail,
+                tier: Tier::AtNode,
+            });
         }
-        None
     }
 
     fn run(&self, rule: &str) -> (Option<Witness>, Proof) {
@@ -1001,6 +1079,22 @@ impl Search<'_> {
             Proof::Proven,
         )
     }
+}
+
+/// The first complaint of `v` about `before` that `after` no longer
+/// draws (same keyword, same place): the one the difference explains.
+fn vanished(v: &Validator, before: &Value, after: &Value) -> Option<String> {
+    let key = |e: &jsonschema::ValidationError<'_>| {
+        (
+            e.evaluation_path().as_str().to_string(),
+            e.instance_path().as_str().to_string(),
+        )
+    };
+    let remaining: Vec<(String, String)> = v.iter_errors(after).take(32).map(|e| key(&e)).collect();
+    v.iter_errors(before)
+        .take(32)
+        .find(|e| !remaining.contains(&key(e)))
+        .map(|e| error_detail(&e))
 }
 
 /// Smaller variants of `v`, one change each: a member or element dropped
