@@ -13,6 +13,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use regex_automata::dfa::{dense, Automaton, StartKind};
+use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
 use regex_automata::util::{start, syntax};
 use regex_automata::{Anchored, MatchKind};
@@ -50,6 +51,8 @@ impl Compiled {
         let whole = format!("(?s:.)*(?:{translated})(?s:.)*");
         let dfa = dense::Builder::new()
             .syntax(syntax::Config::new().utf8(true).unicode(true))
+            // the NFA is built before the DFA: bounded too (`a{100000}{100000}`)
+            .thompson(thompson::Config::new().nfa_size_limit(Some(DFA_BYTES)))
             .configure(
                 dense::Config::new()
                     .match_kind(MatchKind::All)
@@ -314,6 +317,10 @@ mod tests {
         let p = "(a|b)*a(a|b){20}";
         assert!(matches!(
             includes(Some(p), Some("a")),
+            Inclusion::Unknown(_)
+        ));
+        assert!(matches!(
+            includes(Some("a{100000}{100000}"), None),
             Inclusion::Unknown(_)
         ));
         let long = "a".repeat(MAX_PATTERN_LEN + 1);
