@@ -309,6 +309,23 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
             c.extend(ys.into_iter().map(sample::num));
         }
         Some("minLength" | "maxLength" | "pattern" | "format") => {
+            // a string in the source pattern's language, within its lengths, outside the other's
+            let pat = |m: &Map<String, Value>| m.get("pattern").and_then(Value::as_str).map(String::from);
+            for sn in f.src_nodes.iter().take(3) {
+                let sf = flatten(f.src_root, sn, 0);
+                let len = |k: &str| sf.get(k).and_then(Value::as_u64).map(|l| l.min(4096) as usize);
+                for on in f.other_nodes.iter().take(3) {
+                    let of = flatten(f.other_root, on, 0);
+                    if let Some(d) = super::pattern::difference(
+                        pat(&sf).as_deref(),
+                        pat(&of).as_deref(),
+                        len("minLength").unwrap_or(0),
+                        len("maxLength"),
+                    ) {
+                        c.push(Value::String(d));
+                    }
+                }
+            }
             let mut bases: Vec<String> = vec![];
             let mut lens: Vec<usize> = vec![0, 1, 2];
             for (root, n) in both() {
