@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::candidates::{self, Focus};
 use super::path::{self, Site, Step};
+use super::random;
 use super::sample::{self, flatten, member_schema, resolve};
 use super::{Proof, Witness, WitnessKind};
 use crate::diff::{Change, DiffReport};
@@ -1027,6 +1028,59 @@ impl Search<'_> {
                                 fallback = Some(hit);
                             }
                         }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        // last resort: seeded random instances, of the node in its contexts and of the whole schema
+        if fallback.is_none() && ignored.is_none() {
+            let mut rng = random::Rng::seeded(&format!("{rule} {}", self.pointer_tail.join("/")));
+            let node_path: Option<Vec<String>> = {
+                let p = path::instance_path(&self.site.steps);
+                (!p.iter().any(|t| t == "*")).then_some(p)
+            };
+            let needs_node = matches!(
+                self.site.keyword.as_deref(),
+                Some("property-removed" | "format")
+            );
+            let sides = [
+                (src_root, &focus.src_nodes),
+                (other_root, &focus.other_nodes),
+            ];
+            while tried < self.budget {
+                tried += 1;
+                let (inst, at) = match tried % 3 {
+                    0 => {
+                        let inst = random::instance(src_root, src_root, &mut rng);
+                        let at = match &node_path {
+                            Some(p) if pointer(&inst, p).is_some() => p.clone(),
+                            _ if needs_node => continue,
+                            _ => vec![],
+                        };
+                        (inst, at)
+                    }
+                    side => {
+                        let (root, nodes) = sides[side - 1];
+                        let Some(n) = nodes.get(rng.below_pub(nodes.len())) else {
+                            continue;
+                        };
+                        let v = random::instance(root, n, &mut rng);
+                        let (base, at) = &contexts[rng.below_pub(contexts.len())];
+                        let mut inst = base.clone();
+                        match pointer_mut(&mut inst, at) {
+                            Some(slot) => *slot = v,
+                            None => continue,
+                        }
+                        (inst, at.clone())
+                    }
+                };
+                if let Some(hit) = self.check(&inst, &at, &ints) {
+                    match (hit.kind, hit.tier) {
+                        (WitnessKind::Ignored, _) => {
+                            ignored.get_or_insert(hit);
+                        }
+                        (_, Tier::AtNode) => return self.finish(hit),
                         _ => {}
                     }
                 }
