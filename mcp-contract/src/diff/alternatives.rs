@@ -457,8 +457,14 @@ pub(crate) fn compare_all_of_and_not(
         pair(cx, &olds, &news, ptr, flip, &plan);
     }
     let place = label::describe(ptr, cx.dir);
+    // a `not` whose types cannot meet the node's excludes nothing (issue 13)
+    let meets = |root: &Value, s: &Shape<'_>, not_root: &Value, not: &Value| {
+        super::vacuous::may_meet(root, s, not_root, not)
+    };
     match (so.get("not"), sn.get("not")) {
         (Some(o), Some(n)) => cx.cmp(o, n, &format!("{ptr}/not"), !flip),
+        (None, Some(n)) if !meets(cx.old_root, so, cx.new_root, n) => {}
+        (Some(o), None) if !meets(cx.new_root, sn, cx.old_root, o) => {}
         (None, Some(n)) => {
             let what = if n.as_object().is_some_and(Map::is_empty) || n == &Value::Bool(true) {
                 match cx.dir {

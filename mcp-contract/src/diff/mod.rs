@@ -24,6 +24,7 @@ mod schema;
 pub mod server;
 mod strings;
 mod tool;
+mod vacuous;
 
 use std::collections::BTreeMap;
 

@@ -305,6 +305,19 @@ impl<'a> Cx<'a> {
         let pending = self.pending_decls.take();
         let saved = std::mem::replace(&mut self.level_decls, pending);
         self.cmp_shapes(&so, &sn, ptr, flip);
+        // no value on the side a break needs: nothing beneath can break anyone
+        let (side_root, side) = if (self.dir == Direction::Input) != flip {
+            (self.old_root, &so)
+        } else {
+            (self.new_root, &sn)
+        };
+        if ptr != self.root_ptr && super::vacuous::accepts_nothing(side_root, side) {
+            let tail = self.out.split_off(start);
+            self.out.extend(
+                tail.into_iter()
+                    .filter(|c| c.severity != Severity::Breaking),
+            );
+        }
         self.level_decls = saved;
         self.depth -= 1;
         if let Some(k) = key {

@@ -310,10 +310,15 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
         }
         Some("minLength" | "maxLength" | "pattern" | "format") => {
             // a string in the source pattern's language, within its lengths, outside the other's
-            let pat = |m: &Map<String, Value>| m.get("pattern").and_then(Value::as_str).map(String::from);
+            let pat =
+                |m: &Map<String, Value>| m.get("pattern").and_then(Value::as_str).map(String::from);
             for sn in f.src_nodes.iter().take(3) {
                 let sf = flatten(f.src_root, sn, 0);
-                let len = |k: &str| sf.get(k).and_then(Value::as_u64).map(|l| l.min(4096) as usize);
+                let len = |k: &str| {
+                    sf.get(k)
+                        .and_then(Value::as_u64)
+                        .map(|l| l.min(4096) as usize)
+                };
                 for on in f.other_nodes.iter().take(3) {
                     let of = flatten(f.other_root, on, 0);
                     if let Some(d) = super::pattern::difference(

@@ -68,7 +68,10 @@ impl Dfa {
 /// Bytes in the order a reader likes them: letters, digits, common
 /// punctuation, then everything else (multi-byte characters last).
 fn readable_bytes() -> Vec<u8> {
-    let mut v: Vec<u8> = (b'a'..=b'z').chain(b'0'..=b'9').chain(b'A'..=b'Z').collect();
+    let mut v: Vec<u8> = (b'a'..=b'z')
+        .chain(b'0'..=b'9')
+        .chain(b'A'..=b'Z')
+        .collect();
     v.extend(b"-_. @/:".iter());
     for b in 0x20..0x7f {
         if !v.contains(&b) {
@@ -85,7 +88,12 @@ fn readable_bytes() -> Vec<u8> {
 /// pattern), with at least `min` and at most `max` characters. Breadth
 /// first over the product automaton, readable bytes first; `None` when
 /// there is none, or none within the bounds of the walk.
-pub fn difference(a: Option<&str>, b: Option<&str>, min: usize, max: Option<usize>) -> Option<String> {
+pub fn difference(
+    a: Option<&str>,
+    b: Option<&str>,
+    min: usize,
+    max: Option<usize>,
+) -> Option<String> {
     let (da, db) = (Dfa::new(a)?, Dfa::new(b)?);
     let order = readable_bytes();
     let min = min.min(MAX_WALK);
@@ -279,12 +287,18 @@ mod tests {
     #[test]
     fn differences_are_short_readable_and_bounded() {
         use super::difference;
-        assert_eq!(difference(Some("^[a-z0-9]+$"), Some("^[a-z]+$"), 0, None).as_deref(), Some("0"));
+        assert_eq!(
+            difference(Some("^[a-z0-9]+$"), Some("^[a-z]+$"), 0, None).as_deref(),
+            Some("0")
+        );
         assert_eq!(difference(None, Some("^a"), 0, None).as_deref(), Some(""));
         assert_eq!(difference(None, Some("^a"), 2, None).as_deref(), Some("ba"));
         let d = difference(None, Some("^a"), 2, Some(3)).unwrap();
         assert!(d.chars().count() >= 2 && !d.starts_with('a'), "{d}");
-        assert_eq!(difference(Some("^[ab]+$"), Some("b$"), 0, None).as_deref(), Some("a"));
+        assert_eq!(
+            difference(Some("^[ab]+$"), Some("b$"), 0, None).as_deref(),
+            Some("a")
+        );
         // nothing: the second accepts all the first does
         assert_eq!(difference(Some("^a"), Some("a"), 0, None), None);
         // astral characters are characters

@@ -84,7 +84,9 @@ fn gen(root: &Value, node: &Value, r: &mut Rng, depth: usize) -> Value {
     let t = if r.chance(85) {
         r.pick(&types).unwrap_or("null")
     } else {
-        ["object", "string", "integer", "number", "boolean", "array", "null"][r.below(7)]
+        [
+            "object", "string", "integer", "number", "boolean", "array", "null",
+        ][r.below(7)]
     };
     match t {
         "object" => object(root, &m, r, depth),
@@ -152,7 +154,8 @@ fn object(root: &Value, m: &Map<String, Value>, r: &mut Rng, depth: usize) -> Va
     }
     // undeclared members: through patternProperties, additionalProperties, or anything
     if r.chance(25) {
-        let mut keys: Vec<String> = vec!["x".into(), "z".into(), "a".into(), "b".into(), "c".into()];
+        let mut keys: Vec<String> =
+            vec!["x".into(), "z".into(), "a".into(), "b".into(), "c".into()];
         if let Some(pp) = m.get("patternProperties").and_then(Value::as_object) {
             for p in pp.keys().take(4) {
                 keys.extend(super::pattern::matching(p).into_iter().take(2));
@@ -210,7 +213,9 @@ mod tests {
         let v = jsonschema::validator_for(&root).unwrap();
         let run = || {
             let mut r = Rng::seeded("/inputSchema/properties/a");
-            (0..200).map(|_| instance(&root, &root, &mut r)).collect::<Vec<_>>()
+            (0..200)
+                .map(|_| instance(&root, &root, &mut r))
+                .collect::<Vec<_>>()
         };
         let (a, b) = (run(), run());
         assert_eq!(a, b);

@@ -1,0 +1,127 @@
+//! Nodes that accept no value at all, so that no change beneath them can
+//! break anyone.
+//!
+//! A break needs a value: for an input, one the old schema accepted there;
+//! for an output, one the new schema allows there (inside `not`, the other
+//! side). When that side's node provably accepts nothing (`type`s that do
+//! not meet across `allOf`, alternatives none of which can hold, `enum`
+//! values none of which has an allowed type, `false`, `not: {}`), every
+//! breaking verdict beneath it is a guess that no witness can back (the
+//! witness pass found these; issue 13). Only type-level reasoning: sound,
+//! cheap and bounded.
+
+use serde_json::Value;
+
+use super::keywords::effective_types;
+use crate::schema::shape::{shape, Shape};
+use crate::schema::types::TypeSet;
+
+/// Deepest `allOf`/`anyOf`/`oneOf` nesting looked into.
+const MAX_DEPTH: usize = 16;
+/// Most branches looked at per node.
+const MAX_BRANCHES: usize = 32;
+
+/// Does the node provably accept no value?
+pub(crate) fn accepts_nothing(root: &Value, s: &Shape<'_>) -> bool {
+    types(root, s, 0).is_empty()
+}
+
+/// Can a value satisfy both the node `s` (in `root`) and the schema `other`
+/// (in `other_root`)? False when their types cannot meet: a `not: other`
+/// added to or removed from `s` then changes nothing.
+pub(crate) fn may_meet(root: &Value, s: &Shape<'_>, other_root: &Value, other: &Value) -> bool {
+    types(root, s, 0).overlaps(types(other_root, &shape(other_root, other), 0))
+}
+
+/// A superset of the types of the values the node accepts.
+fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
+    let mut t = effective_types(s);
+    if t.is_empty() || depth >= MAX_DEPTH {
+        return t;
+    }
+    // `not: {}` / `not: true` (and the `false` schema, which shape spells so)
+    if let Some(n) = s.get("not") {
+        let never = match n {
+            Value::Bool(b) => *b,
+            Value::Object(m) => m.is_empty(),
+            _ => false,
+        };
+        if never {
+            return TypeSet::NONE;
+        }
+    }
+    let branches = |kw: &str| -> Vec<&Value> {
+        s.get(kw)
+            .and_then(Value::as_array)
+            .map(|a| a.iter().take(MAX_BRANCHES).collect())
+            .unwrap_or_default()
+    };
+    // residual allOf: every branch holds
+    for b in branches("allOf") {
+        t = t.intersect(types(root, &shape(root, b), depth + 1));
+    }
+    // anyOf/oneOf: some branch holds
+    for kw in ["anyOf", "oneOf"] {
+        let bs = branches(kw);
+        if bs.is_empty() || s.get(kw).and_then(Value::as_array).map_or(0, Vec::len) > MAX_BRANCHES {
+            continue;
+        }
+        let some = bs.into_iter().fold(TypeSet::NONE, |acc, b| {
+            acc.union(types(root, &shape(root, b), depth + 1))
+        });
+        t = t.intersect(some);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn nothing(v: Value) -> bool {
+        let root = json!({"$defs": {"S": {"type": "string"}}});
+        accepts_nothing(&root, &shape(&root, &v))
+    }
+
+    #[test]
+    fn type_level_emptiness() {
+        assert!(nothing(
+            json!({"allOf": [{"type": "number"}, {"type": "string"}]})
+        ));
+        assert!(nothing(
+            json!({"allOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]})
+        ));
+        assert!(nothing(json!({"type": "integer", "enum": ["a", true]})));
+        assert!(nothing(
+            json!({"anyOf": [{"type": "string", "const": 1}, {"allOf": [{"type": "null"}, {"type": "array"}]}]})
+        ));
+        assert!(nothing(
+            json!({"type": "object", "oneOf": [{"type": "string"}, {"type": "null"}]})
+        ));
+        assert!(nothing(json!(false)));
+        assert!(nothing(json!({"not": {}})));
+        // integer is a number
+        assert!(!nothing(
+            json!({"allOf": [{"type": "number"}, {"type": "integer"}]})
+        ));
+        assert!(!nothing(
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "type": "null"})
+        ));
+        assert!(!nothing(json!({"not": {"type": "string"}})));
+        assert!(!nothing(json!({})));
+    }
+
+    #[test]
+    fn disjoint_negations_change_nothing() {
+        let root = json!({});
+        let meet = |a: Value, b: Value| may_meet(&root, &shape(&root, &a), &root, &b);
+        assert!(!meet(json!({"type": "number"}), json!({"type": "boolean"})));
+        assert!(!meet(
+            json!({"type": "array"}),
+            json!({"anyOf": [{"const": "x"}, {"type": "null"}]})
+        ));
+        assert!(meet(json!({"type": "number"}), json!({"type": "integer"})));
+        assert!(meet(json!({}), json!({"type": "boolean"})));
+    }
+}
