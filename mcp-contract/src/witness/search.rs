@@ -192,6 +192,7 @@ fn prove(
         old: (&os, &vo),
         new: (&ns, &vn),
         budget: opts.budget,
+        undone: std::cell::OnceCell::new(),
     };
     match search.run(rule) {
         (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
@@ -583,6 +584,10 @@ fn fill_required(
     }
 }
 
+/// Instances still tried, after a hit the validator's complaint attributes,
+/// for one that undoing the change explains.
+const NEAR_EXTRA: usize = 150;
+
 /// Most instances checked while shrinking one witness.
 const SHRINK_BUDGET: usize = 300;
 
@@ -596,11 +601,18 @@ struct Search<'a> {
     old: (&'a Value, &'a Validator),
     new: (&'a Value, &'a Validator),
     budget: usize,
+    /// The other side with only this change undone (compiled on first use):
+    /// an instance it accepts is rejected because of this change.
+    undone: std::cell::OnceCell<Option<Validator>>,
 }
 
-/// How relevant a found instance is: the failure is at or below the node (1), elsewhere (2).
+/// How surely a found instance shows this change: undoing the change alone
+/// makes the other side accept it (1), the validator's complaint is at or
+/// below the node (2), elsewhere but caused by the node's value (3).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Tier {
+    /// With only this change undone, the other side accepts the instance.
+    Undone,
     AtNode,
     Elsewhere,
 }
@@ -756,6 +768,45 @@ impl Search<'_> {
         }
     }
 
+    /// The other side's schema with the keyword at the change's pointer put
+    /// back as the source side has it (or removed where the source has
+    /// none), compiled; `None` when neither side has the pointer, the
+    /// pointer runs through something else, or it does not compile.
+    fn undone(&self) -> Option<&Validator> {
+        self.undone
+            .get_or_init(|| {
+                let (src_root, _) = self.src();
+                let (other_root, _) = self.other();
+                let tail = &self.pointer_tail;
+                let (last, parent) = tail.split_last()?;
+                let ptr = |t: &[String]| to_pointer(t);
+                let src = src_root.pointer(&ptr(tail));
+                let there = other_root.pointer(&ptr(tail));
+                if src.is_none() && there.is_none() {
+                    return None;
+                }
+                if src == there {
+                    return None;
+                }
+                let mut patched = other_root.clone();
+                match (pointer_mut(&mut patched, parent)?, src) {
+                    (Value::Object(m), Some(v)) => {
+                        m.insert(last.clone(), v.clone());
+                    }
+                    (Value::Object(m), None) => {
+                        m.remove(last);
+                    }
+                    (Value::Array(a), Some(v)) => {
+                        let i: usize = last.parse().ok()?;
+                        *a.get_mut(i)? = v.clone();
+                    }
+                    _ => return None,
+                }
+                compile(&patched).ok()
+            })
+            .as_ref()
+    }
+
     /// Integer formats of the node on the source and the other side.
     fn int_formats(&self) -> Option<IntWidths> {
         if self.site.keyword.as_deref() != Some("format") {
@@ -802,6 +853,25 @@ impl Search<'_> {
             WitnessKind::Unexpected
         };
         if !vo.is_valid(inst) {
+            // with the change undone, the other side accepts: this change is the cause
+            if let Some(undone) = self.undone().filter(|u| u.is_valid(inst)) {
+                let detail = vo
+                    .iter_errors(inst)
+                    .take(16)
+                    .find(|e| {
+                        attributable(self.site, &self.pointer_tail, e.evaluation_path().as_str())
+                    })
+                    .or_else(|| vo.iter_errors(inst).next())
+                    .map(|e| error_detail(&e))
+                    .unwrap_or_default();
+                return Some(Hit {
+                    inst: inst.clone(),
+                    at: at.to_vec(),
+                    kind,
+                    detail,
+                    tier: Tier::Undone,
+                });
+            }
             // the error that this change explains, if the validator names one
             let mut first: Option<String> = None;
             for e in vo.iter_errors(inst).take(16) {
@@ -982,6 +1052,9 @@ impl Search<'_> {
         let mut tried = 0usize;
         let mut fallback: Option<Hit> = None;
         let mut ignored: Option<Hit> = None;
+        // a hit the validator's complaint attributes: kept while a surer one is looked for
+        let mut near: Option<Hit> = None;
+        let mut limit = self.budget;
         let mut generic_added = false;
         let mut i = 0;
         'outer: loop {
@@ -999,7 +1072,7 @@ impl Search<'_> {
             let cand = &cands[i];
             i += 1;
             for (ci, (base, at)) in contexts.iter().enumerate() {
-                if tried >= self.budget {
+                if tried >= limit {
                     break 'outer;
                 }
                 tried += 1;
@@ -1013,7 +1086,13 @@ impl Search<'_> {
                         (WitnessKind::Ignored, _) => {
                             ignored.get_or_insert(hit);
                         }
-                        (_, Tier::AtNode) => return self.finish(hit),
+                        (_, Tier::Undone) => return self.finish(hit),
+                        (_, Tier::AtNode) => {
+                            if near.is_none() {
+                                limit = limit.min(tried + NEAR_EXTRA);
+                                near = Some(hit);
+                            }
+                        }
                         _ if fallback.is_none() => {
                             let ok = *controlled[ci].get_or_insert_with(|| {
                                 controls().iter().any(|c| {
@@ -1048,7 +1127,7 @@ impl Search<'_> {
                 (src_root, &focus.src_nodes),
                 (other_root, &focus.other_nodes),
             ];
-            while tried < self.budget {
+            while tried < limit {
                 tried += 1;
                 let (inst, at) = match tried % 3 {
                     0 => {
@@ -1080,13 +1159,19 @@ impl Search<'_> {
                         (WitnessKind::Ignored, _) => {
                             ignored.get_or_insert(hit);
                         }
-                        (_, Tier::AtNode) => return self.finish(hit),
+                        (_, Tier::Undone) => return self.finish(hit),
+                        (_, Tier::AtNode) => {
+                            if near.is_none() {
+                                limit = limit.min(tried + NEAR_EXTRA);
+                                near = Some(hit);
+                            }
+                        }
                         _ => {}
                     }
                 }
             }
         }
-        if let Some(hit) = fallback.or(ignored) {
+        if let Some(hit) = near.or(fallback).or(ignored) {
             return self.finish(hit);
         }
         unproven(format!(
