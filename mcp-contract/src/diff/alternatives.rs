@@ -151,13 +151,26 @@ fn one_of_overlap(
     };
     let check_new = kw.1 == Some("oneOf") && (cx.dir == Direction::Input || flip);
     let check_old = kw.0 == Some("oneOf") && (cx.dir == Direction::Output || flip);
+    // outside `not`, only values the other side accepts can be hurt by an
+    // overlap: branches whose common types that side never admits are
+    // harmless (issue 13)
+    let (old_root, new_root) = (cx.old_root, cx.new_root);
+    let reaches = |root: &Value,
+                   bs: &[Value],
+                   (i, j): (usize, usize),
+                   other_root: &Value,
+                   other: &[Value]| {
+        flip || super::vacuous::may_overlap(root, &bs[i], &bs[j], other_root, other)
+    };
     let found = check_new
-        .then(|| overlapping(cx.new_root, news, olds))
+        .then(|| overlapping(new_root, news, olds))
         .flatten()
+        .filter(|&p| reaches(new_root, news, p, old_root, olds))
         .or_else(|| {
             check_old
-                .then(|| overlapping(cx.old_root, olds, news))
+                .then(|| overlapping(old_root, olds, news))
                 .flatten()
+                .filter(|&p| reaches(old_root, olds, p, new_root, news))
         });
     let Some((i, j)) = found else { return };
     let place = label::describe(ptr, cx.dir);

@@ -33,6 +33,29 @@ pub(crate) fn may_meet(root: &Value, s: &Shape<'_>, other_root: &Value, other: &
     types(root, s, 0).overlaps(types(other_root, &shape(other_root, other), 0))
 }
 
+/// Can a value match both `a` and `b` (in `root`) and one of `other`'s
+/// alternatives (in `other_root`)? False when their types cannot meet: an
+/// overlap of two `oneOf` branches that the other side's values never reach.
+pub(crate) fn may_overlap(
+    root: &Value,
+    a: &Value,
+    b: &Value,
+    other_root: &Value,
+    other: &[Value],
+) -> bool {
+    let t = |r: &Value, v: &Value| types(r, &shape(r, v), 0);
+    let reach = other
+        .iter()
+        .take(MAX_BRANCHES)
+        .fold(TypeSet::NONE, |acc, o| acc.union(t(other_root, o)));
+    let reach = if other.len() > MAX_BRANCHES {
+        TypeSet::ALL
+    } else {
+        reach
+    };
+    !t(root, a).intersect(t(root, b)).intersect(reach).is_empty()
+}
+
 /// A superset of the types of the values the node accepts.
 fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
     let mut t = effective_types(s);

@@ -419,6 +419,31 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                 }
             }
         }
+        Some("oneOf" | "anyOf") => {
+            // values meant to match two branches at once (a oneOf overlap), then each branch
+            for (root, n) in both() {
+                let r = resolve(root, n);
+                let bs: Vec<&Value> = ["oneOf", "anyOf"]
+                    .iter()
+                    .filter_map(|k| r.get(*k).and_then(Value::as_array))
+                    .flatten()
+                    .take(6)
+                    .collect();
+                for i in 0..bs.len() {
+                    for j in i + 1..bs.len() {
+                        let both = json!({"allOf": [bs[i], bs[j]]});
+                        for v in 0..4 {
+                            c.push(sample::sample(root, &both, v));
+                        }
+                    }
+                }
+                for b in &bs {
+                    for v in 0..4 {
+                        c.push(sample::sample(root, b, v));
+                    }
+                }
+            }
+        }
         Some("type") => {
             for n in &f.src_nodes {
                 let flat = flatten(f.src_root, n, 0);

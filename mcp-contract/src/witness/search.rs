@@ -192,6 +192,8 @@ fn prove(
         old: (&os, &vo),
         new: (&ns, &vn),
         budget: opts.budget,
+        overlap: rule.ends_with(".variant-overlap")
+            || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
         undone: std::cell::OnceCell::new(),
     };
     match search.run(rule) {
@@ -601,6 +603,8 @@ struct Search<'a> {
     old: (&'a Value, &'a Validator),
     new: (&'a Value, &'a Validator),
     budget: usize,
+    /// The verdict is about overlapping `oneOf` branches.
+    overlap: bool,
     /// The other side with only this change undone (compiled on first use):
     /// an instance it accepts is rejected because of this change.
     undone: std::cell::OnceCell<Option<Validator>>,
@@ -853,6 +857,24 @@ impl Search<'_> {
             WitnessKind::Unexpected
         };
         if !vo.is_valid(inst) {
+            // an overlap of oneOf branches shows as a value that matches more than one
+            if self.overlap {
+                let here = to_pointer(at);
+                let e = vo.iter_errors(inst).take(16).find(|e| {
+                    matches!(
+                        e.kind(),
+                        jsonschema::error::ValidationErrorKind::OneOfMultipleValid { .. }
+                    ) && e.instance_path().as_str() == here
+                })?;
+                let undone = self.undone().is_some_and(|u| u.is_valid(inst));
+                return Some(Hit {
+                    inst: inst.clone(),
+                    at: at.to_vec(),
+                    kind,
+                    detail: error_detail(&e),
+                    tier: if undone { Tier::Undone } else { Tier::AtNode },
+                });
+            }
             // with the change undone, the other side accepts: this change is the cause
             if let Some(undone) = self.undone().filter(|u| u.is_valid(inst)) {
                 let detail = vo
