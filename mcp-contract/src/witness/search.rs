@@ -615,7 +615,8 @@ struct Search<'a> {
 /// below the node (2), elsewhere but caused by the node's value (3).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Tier {
-    /// With only this change undone, the other side accepts the instance.
+    /// The complaint is the changed keyword at its place, or with only this
+    /// change undone the other side accepts the instance.
     Undone,
     AtNode,
     Elsewhere,
@@ -858,25 +859,60 @@ impl Search<'_> {
         };
         if !vo.is_valid(inst) {
             // an overlap of oneOf branches shows as a value that matches more than one
+            // (else, second best: the changed oneOf itself rejects it, and with
+            // the old alternatives back the instance passes)
             if self.overlap {
                 let here = to_pointer(at);
-                let e = vo.iter_errors(inst).take(16).find(|e| {
+                let multiple = vo.iter_errors(inst).take(16).find(|e| {
                     matches!(
                         e.kind(),
                         jsonschema::error::ValidationErrorKind::OneOfMultipleValid { .. }
                     ) && e.instance_path().as_str() == here
+                });
+                if let Some(e) = multiple {
+                    return Some(Hit {
+                        inst: inst.clone(),
+                        at: at.to_vec(),
+                        kind,
+                        detail: error_detail(&e),
+                        tier: Tier::Undone,
+                    });
+                }
+                if !self.undone().is_some_and(|u| u.is_valid(inst)) {
+                    return None;
+                }
+                let e = vo.iter_errors(inst).take(16).find(|e| {
+                    e.instance_path().as_str() == here
+                        && e.evaluation_path().as_str().ends_with("/oneOf")
                 })?;
-                let undone = self.undone().is_some_and(|u| u.is_valid(inst));
                 return Some(Hit {
                     inst: inst.clone(),
                     at: at.to_vec(),
                     kind,
                     detail: error_detail(&e),
-                    tier: if undone { Tier::Undone } else { Tier::AtNode },
+                    tier: Tier::AtNode,
+                });
+            }
+            // the validator's complaint is the changed keyword itself, at the changed place
+            let exact = vo.iter_errors(inst).take(16).find(|e| {
+                let eval = e.evaluation_path().as_str();
+                eval.split('/')
+                    .skip(1)
+                    .filter(|t| *t != "$ref")
+                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                    .eq(self.pointer_tail.iter().cloned())
+            });
+            if let Some(e) = exact {
+                return Some(Hit {
+                    inst: inst.clone(),
+                    at: at.to_vec(),
+                    kind,
+                    detail: error_detail(&e),
+                    tier: Tier::Undone,
                 });
             }
             // with the change undone, the other side accepts: this change is the cause
-            if let Some(undone) = self.undone().filter(|u| u.is_valid(inst)) {
+            if self.undone().is_some_and(|u| u.is_valid(inst)) {
                 let detail = vo
                     .iter_errors(inst)
                     .take(16)
