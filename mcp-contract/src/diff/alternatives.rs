@@ -28,8 +28,8 @@ fn alt_keywords(s: &Shape<'_>) -> Vec<&'static str> {
 /// compare the sibling keywords.
 pub(crate) fn compare_alternatives(
     cx: &mut Cx<'_>,
-    so: &Shape<'_>,
-    sn: &Shape<'_>,
+    (old, so): (&Value, &Shape<'_>),
+    (new, sn): (&Value, &Shape<'_>),
     ptr: &str,
     flip: bool,
 ) -> bool {
@@ -38,8 +38,8 @@ pub(crate) fn compare_alternatives(
         // One alternative list against a plain schema or a list of the other
         // kind: compare whole alternatives, siblings distributed into them.
         let (ko, kn) = (ko.first().copied(), kn.first().copied());
-        let olds = distributed(cx.old_root, so, ko);
-        let news = distributed(cx.new_root, sn, kn);
+        let olds = distributed(cx.old_root, (old, so), ko);
+        let news = distributed(cx.new_root, (new, sn), kn);
         pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
         one_of_overlap(cx, &olds, &news, (ko, kn), ptr, flip);
         return true;
@@ -136,27 +136,30 @@ fn one_of_overlap(
     // value rejected before for matching two branches can become valid only
     // when one of them changed (output). Inside `not` both matter.
     let equiv = std::rc::Rc::clone(&cx.equiv);
-    let overlapping = |root: &Value, bs: &[Value], other: &[Value]| -> Option<(usize, usize)> {
-        // the same two branches overlapping on the other side too: nothing new
+    let overlapping = |root: &Value, bs: &[Value], other: &[Value], other_is_one_of: bool| {
+        // the same two branches overlapping on the other side too (and that
+        // side a oneOf as well, which rejected the overlap): nothing new
         let same = |x: &Value, y: &Value| equiv.same(x, y);
         let paired_there = |i: usize, j: usize| {
-            (0..other.len()).any(|a| {
-                same(&other[a], &bs[i])
-                    && (0..other.len()).any(|b| b != a && same(&other[b], &bs[j]))
-            })
+            other_is_one_of
+                && (0..other.len()).any(|a| {
+                    same(&other[a], &bs[i])
+                        && (0..other.len()).any(|b| b != a && same(&other[b], &bs[j]))
+                })
         };
         (0..bs.len())
             .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
             .find(|&(i, j)| !paired_there(i, j) && !disjoint(root, &bs[i], &bs[j]))
     };
+    let (old_one_of, new_one_of) = (kw.0 == Some("oneOf"), kw.1 == Some("oneOf"));
     let check_new = kw.1 == Some("oneOf") && (cx.dir == Direction::Input || flip);
     let check_old = kw.0 == Some("oneOf") && (cx.dir == Direction::Output || flip);
     let found = check_new
-        .then(|| overlapping(cx.new_root, news, olds))
+        .then(|| overlapping(cx.new_root, news, olds, old_one_of))
         .flatten()
         .or_else(|| {
             check_old
-                .then(|| overlapping(cx.old_root, olds, news))
+                .then(|| overlapping(cx.old_root, olds, news, new_one_of))
                 .flatten()
         });
     let Some((i, j)) = found else { return };
@@ -188,8 +191,13 @@ fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {
 /// (or the node itself when it has none). A branch keeps its own reference
 /// (`{"$ref": ..., <siblings>}`): the comparator follows it, and its text
 /// stays the identity that makes recursion through it terminate.
-fn distributed(root: &Value, s: &Shape<'_>, kw: Option<&str>) -> Vec<Value> {
+fn distributed(root: &Value, (node, s): (&Value, &Shape<'_>), kw: Option<&str>) -> Vec<Value> {
     let Some(kw) = kw else {
+        // a reference stays one: comparing it again further down is then
+        // recognised as the same pair, so recursion through it terminates
+        if crate::schema::refs::holds_reference(node) {
+            return vec![node.clone()];
+        }
         return vec![Value::Object(s.map.clone().into_owned())];
     };
     // definitions and dialect are where the document keeps things, not constraints

@@ -1,6 +1,6 @@
 //! Keywords that apply a schema only under a condition, or to what other
 //! keywords left over: `if`/`then`/`else`, `dependentSchemas` (and draft-07
-//! schema `dependencies`), `unevaluatedProperties`/`unevaluatedItems`, and
+//! schema `dependencies`), `unevaluatedItems`, and
 //! references the comparator cannot follow (remote `$ref`s).
 //!
 //! Removing a whole constraint only widens what is accepted and adding one
@@ -28,13 +28,9 @@ pub(crate) fn compare_conditionals(
     for kw in ["dependentSchemas", "dependencies"] {
         compare_dependent_schemas(cx, so, sn, ptr, flip, kw);
     }
-    for kw in [
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-    ] {
+    // `unevaluatedProperties` is the rest of an object where no
+    // `additionalProperties` decides: compared in `objects`.
+    for kw in ["unevaluatedItems", "$ref", "$dynamicRef", "$recursiveRef"] {
         let (o, n) = (so.get(kw), sn.get(kw));
         if !cx.equiv.same_opt(o, n) {
             let what = format!("`{kw}` of {}", label::describe(ptr, cx.dir));

@@ -109,6 +109,12 @@ pub fn reference_key(keyword: &str, value: &Value) -> Option<String> {
 /// Keywords that reference another schema.
 pub const REFERENCE_KEYWORDS: [&str; 3] = ["$ref", "$dynamicRef", "$recursiveRef"];
 
+/// Does the node hold a reference keyword (of any kind)?
+pub fn holds_reference(v: &Value) -> bool {
+    v.as_object()
+        .is_some_and(|m| REFERENCE_KEYWORDS.iter().any(|k| m.contains_key(*k)))
+}
+
 /// The `$ref` of a schema node, if it has one.
 pub fn ref_of(v: &Value) -> Option<&str> {
     v.as_object()?.get("$ref")?.as_str()
