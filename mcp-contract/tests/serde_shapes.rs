@@ -731,3 +731,17 @@ fn a_const_beside_an_enum_in_a_nullable_branch_keeps_its_meaning() {
     assert!(!breaking_in(old.clone(), new.clone()).is_empty());
     assert_eq!(breaking_in(new, old), vec![]);
 }
+
+#[test]
+fn one_of_branches_changed_only_in_annotations_or_defs_stay_quiet() {
+    let old = json!({"type": "object", "$defs": {"S": {"type": "string", "maxLength": 3}},
+        "properties": {"v": {"oneOf": [{"type": "string", "description": "a"}, {"$ref": "#/$defs/S"}]}}});
+    let new = json!({"type": "object", "$defs": {"Short": {"type": "string", "maxLength": 3}},
+        "properties": {"v": {"oneOf": [{"type": "string", "description": "b"}, {"$ref": "#/$defs/Short", "title": "x"}]}}});
+    assert_eq!(breaking_in(old.clone(), new.clone()), vec![]);
+    assert_eq!(breaking_out(old.clone(), new.clone()), vec![]);
+    // a branch that really changed and overlaps is still reported
+    let mut changed = new.clone();
+    changed["$defs"]["Short"]["maxLength"] = json!(5);
+    assert!(!breaking_in(old, changed).is_empty());
+}
