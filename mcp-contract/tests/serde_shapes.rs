@@ -745,3 +745,28 @@ fn one_of_branches_changed_only_in_annotations_or_defs_stay_quiet() {
     changed["$defs"]["Short"]["maxLength"] = json!(5);
     assert!(!breaking_in(old, changed).is_empty());
 }
+
+#[test]
+fn a_node_reaching_the_root_through_all_of_and_any_of_is_compared_once() {
+    // `n` merges the root through allOf and offers it again through anyOf:
+    // without recognising `n` when it comes back, every level re-pairs it
+    let schema = |x: Value| {
+        json!({"type": "object", "properties": {"x": x,
+            "n": {"allOf": [{"$ref": "#"}], "anyOf": [{"$ref": "#"}, {"type": "integer"}]}}})
+    };
+    let old = schema(json!({"type": "string"}));
+    let new = schema(json!({"type": "string", "maxLength": 3}));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send((breaking_in(old.clone(), new.clone()), breaking_in(new, old)));
+    });
+    let (narrowed, widened) = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the comparison terminates");
+    assert!(
+        narrowed.iter().all(|c| c.0 == "input.length-narrowed"),
+        "{narrowed:?}"
+    );
+    assert!(!narrowed.is_empty());
+    assert_eq!(widened, vec![]);
+}

@@ -88,7 +88,7 @@ pub(crate) struct Cx<'a> {
 pub(crate) type Decls = Rc<std::collections::BTreeMap<String, Vec<Value>>>;
 
 /// What decides the outcome of comparing a node pair: each node's text when
-/// it holds a reference (the reference and the keywords beside it), else
+/// it reaches a reference (it can then come back to itself), else
 /// its place and its text; inside `not` or not; at the root or not; and the
 /// declarations of enclosing alternatives new properties are compared with.
 type MemoKey = (String, String, bool, bool, u64);
@@ -229,14 +229,15 @@ impl<'a> Cx<'a> {
     }
 
     fn memo_key(&self, old: &Value, new: &Value, ptr: &str, flip: bool) -> Option<MemoKey> {
-        let has_ref = crate::schema::refs::holds_reference;
-        if !has_ref(old) && !has_ref(new) {
+        let has_ref = |v: &Value| crate::schema::refs::reaches_reference(v, MAX_DEPTH);
+        let (ro, rn) = (has_ref(old), has_ref(new));
+        if !ro && !rn {
             return None;
         }
-        // a node without a reference is identified by its place and its
-        // text: trial pairings compare several nodes against the same place
-        let text = |v: &Value| {
-            if has_ref(v) {
+        // a node that reaches no reference is identified by its place and
+        // its text: trial pairings compare several nodes against one place
+        let text = |v: &Value, reaches: bool| {
+            if reaches {
                 v.to_string()
             } else {
                 format!("@{ptr}:{v}")
@@ -253,7 +254,13 @@ impl<'a> Cx<'a> {
             }
             h.finish() | 1
         });
-        Some((text(old), text(new), flip, ptr == self.root_ptr, decls))
+        Some((
+            text(old, ro),
+            text(new, rn),
+            flip,
+            ptr == self.root_ptr,
+            decls,
+        ))
     }
 
     /// Compares one old node with one new node at `ptr`.
