@@ -770,3 +770,16 @@ fn a_node_reaching_the_root_through_all_of_and_any_of_is_compared_once() {
     assert!(!narrowed.is_empty());
     assert_eq!(widened, vec![]);
 }
+
+#[test]
+fn a_branch_no_value_takes_is_not_compared() {
+    let with_else =
+        |e: Value| json!({"type": "object", "if": {}, "then": {"required": ["a"]}, "else": e});
+    let old = with_else(json!({"required": ["b"]}));
+    let new = with_else(json!({"required": ["b", "c"]}));
+    assert_eq!(breaking_in(old, new), vec![]);
+    // `then` is taken by every value: narrowing it is breaking
+    let old = json!({"type": "object", "if": {}, "then": {"required": ["a"]}});
+    let new = json!({"type": "object", "if": {}, "then": {"required": ["a", "b"]}});
+    assert!(!breaking_in(old, new).is_empty());
+}

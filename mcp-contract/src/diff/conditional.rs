@@ -90,8 +90,13 @@ fn compare_if_then_else(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &s
         }
         (Some(_), Some(_)) => {
             if cx.equiv.same_opt(so.get("if"), sn.get("if")) {
-                // the same values take each branch on both sides
-                for kw in ["then", "else"] {
+                // the same values take each branch on both sides; a branch no
+                // value takes (`if: {}` never reaches `else`) is not compared
+                let cond = so.get("if").unwrap_or(&ANY);
+                let always = *cond == ANY || cond.as_object().is_some_and(|m| m.is_empty());
+                let never = *cond == Value::Bool(false);
+                let taken = |kw: &str| !(kw == "else" && always || kw == "then" && never);
+                for kw in ["then", "else"].into_iter().filter(|kw| taken(kw)) {
                     cx.cmp(
                         so.get(kw).unwrap_or(&ANY),
                         sn.get(kw).unwrap_or(&ANY),
