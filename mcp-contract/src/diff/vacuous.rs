@@ -56,6 +56,60 @@ pub(crate) fn may_overlap(
     !t(root, a).intersect(t(root, b)).intersect(reach).is_empty()
 }
 
+/// The types whose values the node's own bounds exclude: an empty number
+/// range, `minLength` above `maxLength` (likewise items and members), or a
+/// required member whose declared schema accepts nothing.
+fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
+    let num = |k: &str| s.get(k).and_then(Value::as_f64);
+    let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
+    let mut out = TypeSet::NONE;
+    // lower and upper bound, each with whether it is exclusive (draft-04 booleans too)
+    let mut lo = num("minimum").map(|m| (m, flag("exclusiveMinimum")));
+    if let Some(e) = num("exclusiveMinimum") {
+        if lo.is_none_or(|(m, _)| e >= m) {
+            lo = Some((e, true));
+        }
+    }
+    let mut hi = num("maximum").map(|m| (m, flag("exclusiveMaximum")));
+    if let Some(e) = num("exclusiveMaximum") {
+        if hi.is_none_or(|(m, _)| e <= m) {
+            hi = Some((e, true));
+        }
+    }
+    if let (Some((l, lx)), Some((h, hx))) = (lo, hi) {
+        if l > h || (l == h && (lx || hx)) {
+            out = out.union(TypeSet::NUMBER);
+        }
+    }
+    let count = |k: &str| s.get(k).and_then(Value::as_u64);
+    let crossed =
+        |min: &str, max: &str| matches!((count(min), count(max)), (Some(a), Some(b)) if a > b);
+    if crossed("minLength", "maxLength") {
+        out = out.union(TypeSet::STRING);
+    }
+    if crossed("minItems", "maxItems") {
+        out = out.union(TypeSet::ARRAY);
+    }
+    if crossed("minProperties", "maxProperties") {
+        out = out.union(TypeSet::OBJECT);
+    }
+    let required = s.get("required").and_then(Value::as_array);
+    for name in required
+        .into_iter()
+        .flatten()
+        .take(MAX_BRANCHES)
+        .filter_map(Value::as_str)
+    {
+        if let Some(p) = s.get("properties").and_then(|p| p.get(name)) {
+            if types(root, &shape(root, p), depth + 1).is_empty() {
+                out = out.union(TypeSet::OBJECT);
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// A superset of the types of the values the node accepts.
 fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
     let mut t = effective_types(s);
@@ -73,6 +127,7 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
             return TypeSet::NONE;
         }
     }
+    t = t.minus(empty_by_bounds(root, s, depth));
     let branches = |kw: &str| -> Vec<&Value> {
         s.get(kw)
             .and_then(Value::as_array)
@@ -133,6 +188,31 @@ mod tests {
         ));
         assert!(!nothing(json!({"not": {"type": "string"}})));
         assert!(!nothing(json!({})));
+        // bounds that cross
+        assert!(nothing(
+            json!({"type": "integer", "minimum": 4, "maximum": 2})
+        ));
+        assert!(nothing(
+            json!({"type": "number", "exclusiveMinimum": 2, "maximum": 2})
+        ));
+        assert!(!nothing(
+            json!({"type": "number", "minimum": 2, "maximum": 2})
+        ));
+        assert!(nothing(
+            json!({"type": "string", "minLength": 2, "maxLength": 1})
+        ));
+        assert!(!nothing(
+            json!({"type": ["string", "null"], "minLength": 2, "maxLength": 1})
+        ));
+        assert!(nothing(
+            json!({"type": "array", "minItems": 2, "maxItems": 1})
+        ));
+        assert!(nothing(
+            json!({"type": "object", "properties": {"a": {"allOf": [{"type": "string"}, {"type": "null"}]}}, "required": ["a"]})
+        ));
+        assert!(!nothing(
+            json!({"type": "object", "properties": {"a": {"allOf": [{"type": "string"}, {"type": "null"}]}}})
+        ));
     }
 
     #[test]
