@@ -160,27 +160,30 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                     }
                 }
             }
-            for m in bases {
-                let mut without = m.clone();
-                without.remove(name);
-                c.push(Value::Object(without.clone()));
-                if f.keyword == Some("required") {
-                    continue;
-                }
+            // values for the member: samples of its schema on either side, then one of every type
+            let mut members: Vec<Value> = vec![];
+            if f.keyword == Some("property-removed") {
                 for (root, n) in both() {
                     let flat = flatten(root, n, 0);
                     let member = member_schema(&flat, name);
                     for v in 0..3 {
-                        let mut with = without.clone();
-                        with.insert(name.to_string(), sample::sample(root, member, v));
-                        c.push(Value::Object(with));
+                        let x = sample::sample(root, member, v);
+                        if !members.contains(&x) {
+                            members.push(x);
+                        }
                     }
                 }
-                for e in sample::exemplars() {
+                members.extend(sample::exemplars());
+            }
+            for m in bases {
+                let mut without = m;
+                without.remove(name);
+                for x in &members {
                     let mut with = without.clone();
-                    with.insert(name.to_string(), e);
+                    with.insert(name.to_string(), x.clone());
                     c.push(Value::Object(with));
                 }
+                c.push(Value::Object(without));
             }
         }
         Some("dependentRequired") | Some("dependencies") => {

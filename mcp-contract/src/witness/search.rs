@@ -590,6 +590,10 @@ fn fill_required(
 /// for one that undoing the change explains.
 const NEAR_EXTRA: usize = 150;
 
+/// Instances still tried, after a call that is silently ignored, for one
+/// that is rejected.
+const IGNORED_EXTRA: usize = 40;
+
 /// Most instances checked while shrinking one witness.
 const SHRINK_BUDGET: usize = 300;
 
@@ -1012,7 +1016,12 @@ impl Search<'_> {
             if let Some(Value::Object(m)) = pointer_mut(&mut without, at) {
                 m.remove(name);
             }
-            let detail = vanished(vo, inst, &without)?;
+            // (or, when the complaint is a whole alternative's, the declaration put back lets it pass)
+            let detail = vanished(vo, inst, &without).or_else(|| {
+                self.undone()
+                    .filter(|u| u.is_valid(inst))
+                    .and_then(|_| vo.iter_errors(inst).next().map(|e| error_detail(&e)))
+            })?;
             return Some(Hit {
                 inst: inst.clone(),
                 at: at.to_vec(),
@@ -1142,7 +1151,11 @@ impl Search<'_> {
                 if let Some(hit) = self.check(&inst, at, &ints) {
                     match (hit.kind, hit.tier) {
                         (WitnessKind::Ignored, _) => {
-                            ignored.get_or_insert(hit);
+                            if ignored.is_none() {
+                                // a rejection (a closed object) shows up early, or not at all
+                                limit = limit.min(tried + IGNORED_EXTRA);
+                                ignored = Some(hit);
+                            }
                         }
                         (_, Tier::Undone) => return self.finish(hit),
                         (_, Tier::AtNode) => {
@@ -1215,7 +1228,11 @@ impl Search<'_> {
                 if let Some(hit) = self.check(&inst, &at, &ints) {
                     match (hit.kind, hit.tier) {
                         (WitnessKind::Ignored, _) => {
-                            ignored.get_or_insert(hit);
+                            if ignored.is_none() {
+                                // a rejection (a closed object) shows up early, or not at all
+                                limit = limit.min(tried + IGNORED_EXTRA);
+                                ignored = Some(hit);
+                            }
                         }
                         (_, Tier::Undone) => return self.finish(hit),
                         (_, Tier::AtNode) => {
