@@ -94,7 +94,10 @@ fn write_fixtures_expects_what_the_record_promises() {
     // removed field: the witness sends `note` itself (not the instance of the
     // currency change beside it), and the record's removal promises RESERVED_FIELD
     let removed = find("create_order", "input.property-removed");
-    assert_eq!(removed["expect"]["error_code"], "RESERVED_FIELD", "{removed}");
+    assert_eq!(
+        removed["expect"]["error_code"], "RESERVED_FIELD",
+        "{removed}"
+    );
     assert!(
         removed["arguments"].get("note").is_some(),
         "the removal's witness must send the removed field: {removed}"

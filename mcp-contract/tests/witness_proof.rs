@@ -539,15 +539,7 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
             }
         }
         let Some(w) = &c.witness else { continue };
-        if let Some(p) = std::env::var_os("PROVEN_DUMP") {
-            use std::io::Write;
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .unwrap();
-            writeln!(f, "{}", json!({"rule": c.rule, "pointer": c.pointer, "old": old, "new": new, "w": w.value, "d": w.detail})).unwrap();
-        }
+        dump_witness(c, w, &old, &new);
         let ok = match w.kind {
             WitnessKind::Rejected => vo.is_valid(&w.value) && !vn.is_valid(&w.value),
             WitnessKind::Unexpected => vn.is_valid(&w.value) && !vo.is_valid(&w.value),

@@ -1022,13 +1022,13 @@ impl Search<'_> {
                     .filter(|u| u.is_valid(inst))
                     .and_then(|_| vo.iter_errors(inst).next().map(|e| error_detail(&e)))
             })?;
-            return Some(Hit {
+            Some(Hit {
                 inst: inst.clone(),
                 at: at.to_vec(),
                 kind: WitnessKind::Rejected,
                 detail,
                 tier: Tier::AtNode,
-            });
+            })
         } else {
             if !rejected {
                 return None;
@@ -1057,13 +1057,13 @@ impl Search<'_> {
                 .flatten()
                 .or_else(|| fixes.iter().find_map(|v| fixed(Some(v))))?;
             let detail = vanished(vo, inst, &put_right)?;
-            return Some(Hit {
+            Some(Hit {
                 inst: inst.clone(),
                 at: at.to_vec(),
                 kind: WitnessKind::Unexpected,
                 detail,
                 tier: Tier::AtNode,
-            });
+            })
         }
     }
 
@@ -1150,20 +1150,18 @@ impl Search<'_> {
                 }
                 if let Some(hit) = self.check(&inst, at, &ints) {
                     match (hit.kind, hit.tier) {
-                        (WitnessKind::Ignored, _) => {
-                            if ignored.is_none() {
-                                // a rejection (a closed object) shows up early, or not at all
-                                limit = limit.min(tried + IGNORED_EXTRA);
-                                ignored = Some(hit);
-                            }
+                        // a rejection (a closed object) shows up early, or not at all
+                        (WitnessKind::Ignored, _) if ignored.is_none() => {
+                            limit = limit.min(tried + IGNORED_EXTRA);
+                            ignored = Some(hit);
                         }
+                        (WitnessKind::Ignored, _) => {}
                         (_, Tier::Undone) => return self.finish(hit),
-                        (_, Tier::AtNode) => {
-                            if near.is_none() {
-                                limit = limit.min(tried + NEAR_EXTRA);
-                                near = Some(hit);
-                            }
+                        (_, Tier::AtNode) if near.is_none() => {
+                            limit = limit.min(tried + NEAR_EXTRA);
+                            near = Some(hit);
                         }
+                        (_, Tier::AtNode) => {}
                         _ if fallback.is_none() => {
                             let ok = *controlled[ci].get_or_insert_with(|| {
                                 controls().iter().any(|c| {
@@ -1227,20 +1225,18 @@ impl Search<'_> {
                 };
                 if let Some(hit) = self.check(&inst, &at, &ints) {
                     match (hit.kind, hit.tier) {
-                        (WitnessKind::Ignored, _) => {
-                            if ignored.is_none() {
-                                // a rejection (a closed object) shows up early, or not at all
-                                limit = limit.min(tried + IGNORED_EXTRA);
-                                ignored = Some(hit);
-                            }
+                        // a rejection (a closed object) shows up early, or not at all
+                        (WitnessKind::Ignored, _) if ignored.is_none() => {
+                            limit = limit.min(tried + IGNORED_EXTRA);
+                            ignored = Some(hit);
                         }
+                        (WitnessKind::Ignored, _) => {}
                         (_, Tier::Undone) => return self.finish(hit),
-                        (_, Tier::AtNode) => {
-                            if near.is_none() {
-                                limit = limit.min(tried + NEAR_EXTRA);
-                                near = Some(hit);
-                            }
+                        (_, Tier::AtNode) if near.is_none() => {
+                            limit = limit.min(tried + NEAR_EXTRA);
+                            near = Some(hit);
                         }
+                        (_, Tier::AtNode) => {}
                         _ => {}
                     }
                 }
