@@ -57,7 +57,8 @@ pub(crate) fn may_overlap(
 }
 
 /// The types whose values the node's own bounds exclude: an empty number
-/// range, `minLength` above `maxLength` (likewise items and members), or a
+/// range, `minLength` above `maxLength` (likewise items and members), a
+/// `maxLength: 0` whose `pattern` rejects the empty string, or a
 /// required member whose declared schema accepts nothing.
 fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
     let num = |k: &str| s.get(k).and_then(Value::as_f64);
@@ -84,7 +85,12 @@ fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
     let count = |k: &str| s.get(k).and_then(Value::as_u64);
     let crossed =
         |min: &str, max: &str| matches!((count(min), count(max)), (Some(a), Some(b)) if a > b);
-    if crossed("minLength", "maxLength") {
+    // only "" fits, and the pattern rejects it
+    let only_empty = count("maxLength") == Some(0)
+        && s.get("pattern").and_then(Value::as_str).is_some_and(|p| {
+            crate::schema::pattern::Compiled::new(Some(p)).is_ok_and(|c| !c.is_match(""))
+        });
+    if crossed("minLength", "maxLength") || only_empty {
         out = out.union(TypeSet::STRING);
     }
     if crossed("minItems", "maxItems") {
