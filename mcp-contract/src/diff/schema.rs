@@ -314,7 +314,24 @@ impl<'a> Cx<'a> {
         } else {
             (self.new_root, &sn)
         };
-        if ptr != self.root_ptr && super::vacuous::accepts_nothing(side_root, side) {
+        // keywords no such value is subject to (another type's, items of empty arrays)
+        let (idle, empty) = super::vacuous::idle_and_empty(side_root, side);
+        if !idle.is_empty() {
+            let under = |p: &str| {
+                idle.iter().any(|kw| {
+                    p.strip_prefix(ptr)
+                        .and_then(|r| r.strip_prefix('/'))
+                        .and_then(|r| r.strip_prefix(kw))
+                        .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                })
+            };
+            let tail = self.out.split_off(start);
+            self.out.extend(
+                tail.into_iter()
+                    .filter(|c| c.severity != Severity::Breaking || !under(&c.pointer)),
+            );
+        }
+        if ptr != self.root_ptr && empty {
             let tail = self.out.split_off(start);
             self.out.extend(
                 tail.into_iter()

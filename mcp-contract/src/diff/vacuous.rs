@@ -22,8 +22,80 @@ const MAX_DEPTH: usize = 16;
 const MAX_BRANCHES: usize = 32;
 
 /// Does the node provably accept no value?
-pub(crate) fn accepts_nothing(root: &Value, s: &Shape<'_>) -> bool {
+#[cfg(test)]
+fn accepts_nothing(root: &Value, s: &Shape<'_>) -> bool {
     types(root, s, 0).is_empty()
+}
+
+/// The idle keywords alone (see [`idle_and_empty`]).
+#[cfg(test)]
+fn idle_keywords(root: &Value, s: &Shape<'_>) -> Vec<&'static str> {
+    idle_for(types(root, s, 0), s)
+}
+
+/// The node's idle keywords (no value it accepts is subject to them: those
+/// of a type it does not admit, `items` where arrays must be empty; a change
+/// under them cannot break anyone), and whether it accepts no value at all.
+pub(crate) fn idle_and_empty(root: &Value, s: &Shape<'_>) -> (Vec<&'static str>, bool) {
+    let t = types(root, s, 0);
+    (idle_for(t, s), t.is_empty())
+}
+
+fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
+    const BY_TYPE: [(TypeSet, &[&str]); 4] = [
+        (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
+        (
+            TypeSet::NUMBER,
+            &[
+                "minimum",
+                "maximum",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+                "multipleOf",
+            ],
+        ),
+        (
+            TypeSet::ARRAY,
+            &[
+                "items",
+                "prefixItems",
+                "additionalItems",
+                "contains",
+                "minItems",
+                "maxItems",
+                "uniqueItems",
+                "minContains",
+                "maxContains",
+                "unevaluatedItems",
+            ],
+        ),
+        (
+            TypeSet::OBJECT,
+            &[
+                "properties",
+                "additionalProperties",
+                "patternProperties",
+                "propertyNames",
+                "required",
+                "minProperties",
+                "maxProperties",
+                "dependentRequired",
+                "dependentSchemas",
+                "dependencies",
+                "unevaluatedProperties",
+            ],
+        ),
+    ];
+    let mut out: Vec<&'static str> = vec![];
+    for (ty, kws) in BY_TYPE {
+        if !t.overlaps(ty) {
+            out.extend(kws.iter().copied());
+        }
+    }
+    if s.get("maxItems").and_then(Value::as_u64) == Some(0) {
+        out.extend(["items", "prefixItems", "additionalItems", "uniqueItems"]);
+    }
+    out
 }
 
 /// Can a value satisfy both the node `s` (in `root`) and the schema `other`
@@ -219,6 +291,19 @@ mod tests {
         assert!(!nothing(
             json!({"type": "object", "properties": {"a": {"allOf": [{"type": "string"}, {"type": "null"}]}}})
         ));
+    }
+
+    #[test]
+    fn keywords_of_absent_types_are_idle() {
+        let root = json!({});
+        let idle = |v: Value| idle_keywords(&root, &shape(&root, &v));
+        assert!(idle(json!({"type": "number"})).contains(&"minLength"));
+        assert!(!idle(json!({"type": "number"})).contains(&"minimum"));
+        assert!(idle(json!({"type": "array", "maxItems": 0})).contains(&"items"));
+        assert!(
+            idle(json!({"anyOf": [{"type": "string"}, {"type": "null"}]})).contains(&"properties")
+        );
+        assert!(idle(json!({})).is_empty());
     }
 
     #[test]
