@@ -17,6 +17,7 @@ mod keywords;
 mod label;
 mod numbers;
 mod objects;
+mod place;
 mod prompts;
 mod rename;
 mod resolution;
