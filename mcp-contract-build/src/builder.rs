@@ -8,14 +8,15 @@ use std::path::{Path, PathBuf};
 
 use mcp_contract::{lockfile, Surface};
 
+use crate::cache;
 use crate::compat;
-use crate::derive::{module_files, TypeIndex};
+use crate::derive::{declared_children, module_files, ModuleFile, TypeIndex};
 use crate::discover::find_tools;
 use crate::error::Error;
 use crate::metadata::PackageInfo;
 use crate::mode::{decide, Decision, Mode};
 use crate::outputs::{self, LockOutcome};
-use crate::surface::add_tools;
+use crate::surface::add_tools_cached;
 
 /// Configures and runs the snapshot (cbindgen style):
 ///
@@ -38,6 +39,22 @@ pub struct Builder {
     tool_fields: Vec<(String, String, String)>,
     /// `(prompt, published key, JSON text)` given with [`Builder::prompt_field`].
     prompt_fields: Vec<(String, String, String)>,
+    no_cache: bool,
+}
+
+/// What every run works out first from the builder and the environment.
+struct Setup {
+    manifest_dir: PathBuf,
+    package: String,
+    decision: Decision,
+    shown: PathBuf,
+    lock_path: PathBuf,
+    out_dir: Option<PathBuf>,
+    info: Option<PackageInfo>,
+    roots: Vec<(PathBuf, String)>,
+    record_path: PathBuf,
+    /// The cache key, when the cache is used (an `OUT_DIR`, not disabled).
+    cache_key: Option<String>,
 }
 
 /// The result of a successful [`Builder::generate`].
@@ -143,19 +160,44 @@ impl Builder {
         self
     }
 
+    /// Neither reads nor writes the build cache in `OUT_DIR` (see
+    /// [`crate::cache`]); every run parses and derives everything.
+    pub fn no_cache(mut self) -> Self {
+        self.no_cache = true;
+        self
+    }
+
     /// Runs the snapshot from `build.rs`: on failure prints the error (file,
     /// line, fix) and exits with status 1, which fails the build.
     pub fn run(&self) {
-        if let Err(e) = self.generate() {
+        if let Err(e) = self.build() {
             eprintln!("error: mcp-contract: {e}");
             std::process::exit(1);
         }
+    }
+
+    /// What [`run`](Self::run) does: [`generate`](Self::generate), unless
+    /// the cache shows that no change since the last run can change its
+    /// output (a handler's body edited): then only the `cargo:` directives
+    /// are printed and the lockfile compared, and nothing is derived,
+    /// rendered or written.
+    pub fn build(&self) -> Result<LockOutcome, Error> {
+        let setup = self.setup()?;
+        if let Some(outcome) = self.try_unchanged(&setup)? {
+            return Ok(outcome);
+        }
+        self.generate_from(setup).map(|s| s.outcome)
     }
 
     /// Finds every tool, derives its schemas, writes the `OUT_DIR` entries and
     /// (per the mode) writes or verifies the lockfile, then prints the
     /// `cargo:` directives unless [`quiet`](Self::quiet).
     pub fn generate(&self) -> Result<Snapshot, Error> {
+        let setup = self.setup()?;
+        self.generate_from(setup)
+    }
+
+    fn setup(&self) -> Result<Setup, Error> {
         let manifest_dir = self.resolve_manifest_dir()?;
         let package = self
             .package
@@ -181,6 +223,140 @@ impl Builder {
             .or_else(|| env("OUT_DIR").map(PathBuf::from));
         let info = PackageInfo::load(&manifest_dir, out_dir.as_deref())?;
         let roots = self.crate_roots(&manifest_dir, info.as_ref())?;
+        let record_path = mcp_contract::migrations::path_for(&lock_path);
+        let cache_key = match (&out_dir, self.no_cache) {
+            (Some(_), false) => {
+                let record = std::fs::read(&record_path).ok();
+                let settings = format!(
+                    "{manifest_dir:?}\n{roots:?}\n{shown:?}\n{out_dir:?}\n{package}\n{:?}\n{:?}\n{info:?}",
+                    self.tool_fields, self.prompt_fields
+                );
+                Some(cache::key(&[
+                    settings.as_bytes(),
+                    record.as_deref().unwrap_or(b"\0absent"),
+                ]))
+            }
+            _ => None,
+        };
+        Ok(Setup {
+            manifest_dir,
+            package,
+            decision,
+            shown,
+            lock_path,
+            out_dir,
+            info,
+            roots,
+            record_path,
+            cache_key,
+        })
+    }
+
+    /// The cache's answer when the last output still holds (see
+    /// [`cache::fast`]): directives printed, lockfile compared.
+    fn try_unchanged(&self, setup: &Setup) -> Result<Option<LockOutcome>, Error> {
+        let (Some(out_dir), Some(key)) = (&setup.out_dir, &setup.cache_key) else {
+            return Ok(None);
+        };
+        let Some(cached) = cache::load(out_dir).filter(|c| &c.key == key) else {
+            return Ok(None);
+        };
+        if cached.roots.len() != setup.roots.len() {
+            return Ok(None);
+        }
+        let mut updated = cached.clone();
+        let mut sources: Vec<PathBuf> = Vec::new();
+        for (i, (root, kind)) in setup.roots.iter().enumerate() {
+            let rc = &cached.roots[i];
+            if &rc.root != root || &rc.kind != kind {
+                return Ok(None);
+            }
+            let Some((now, files)) = cache::fast::unchanged(rc, &setup.manifest_dir) else {
+                return Ok(None);
+            };
+            updated.roots[i] = now;
+            for f in files {
+                if !sources.contains(&f) {
+                    sources.push(f);
+                }
+            }
+        }
+        if cache::output_stamps(out_dir) != cached.outputs {
+            return Ok(None);
+        }
+        let outcome = match setup.decision.mode {
+            Mode::EmbedOnly => LockOutcome::Skipped,
+            Mode::Update | Mode::Verify => match std::fs::read(&setup.lock_path) {
+                Ok(bytes) if cache::content_hash(&bytes) == cached.lockfile => {
+                    LockOutcome::Unchanged
+                }
+                _ => return Ok(None),
+            },
+        };
+        let record = compat::read_record(&setup.record_path)?;
+        self.print_before_sync(&sources, &setup.lock_path, &record);
+        self.print_after_sync(setup, &outcome);
+        if updated != cached {
+            cache::format::save_index(out_dir, &updated);
+        }
+        Ok(Some(outcome))
+    }
+
+    fn print_before_sync(
+        &self,
+        sources: &[PathBuf],
+        lock_path: &Path,
+        record: &mcp_contract::migrations::MigrationRecord,
+    ) {
+        if self.quiet {
+            return;
+        }
+        for line in outputs::rerun_directives(sources, lock_path) {
+            println!("{line}");
+        }
+        if let Some(warning) = crate::rmcp::unapplied_transitions_warning(record, sources) {
+            println!("cargo:warning={warning}");
+        }
+    }
+
+    fn print_after_sync(&self, setup: &Setup, outcome: &LockOutcome) {
+        if self.quiet {
+            return;
+        }
+        // After the lockfile is written: its directory may be new.
+        println!(
+            "cargo:rerun-if-changed={}",
+            compat::record_watch_path(&setup.record_path, setup.out_dir.as_deref()).display()
+        );
+        if let LockOutcome::Written(changes) = outcome {
+            println!(
+                "cargo:warning=mcp-contract: updated {} ({}); review and commit it",
+                setup.shown.display(),
+                changes.join(", ")
+            );
+        }
+    }
+
+    fn generate_from(&self, setup: Setup) -> Result<Snapshot, Error> {
+        let Setup {
+            manifest_dir,
+            package,
+            decision,
+            shown,
+            lock_path,
+            out_dir,
+            info,
+            roots,
+            record_path,
+            cache_key,
+        } = &setup;
+        let cached = match (out_dir, cache_key) {
+            (Some(dir), Some(key)) => cache::load(dir).filter(|c| &c.key == key),
+            _ => None,
+        };
+        let mut cached_tools: Option<cache::ToolsCache> = None;
+        let mut new_roots: Vec<cache::RootCache> = Vec::new();
+        let mut new_derived: Vec<BTreeMap<String, mcp_contract::Tool>> = Vec::new();
 
         let mut surface = Surface::new();
         let mut seen = BTreeMap::new();
@@ -198,44 +374,73 @@ impl Builder {
             crate::rmcp::prompts::PROMPT_FIELD_KEYS,
         )?;
         let mut seen_prompts = BTreeMap::new();
-        for (root, kind) in &roots {
-            let files = module_files(&manifest_dir, root)?;
+        for (i, (root, kind)) in roots.iter().enumerate() {
+            let files = module_files(manifest_dir, root)?;
+            let walked = files.len();
             let tools = find_tools(&files)?;
             let rmcp_found = crate::rmcp::find_rmcp_tools(&files)?;
             let prompts_found = crate::rmcp::find_rmcp_prompts(&files)?;
+            let old_root = cached
+                .as_ref()
+                .and_then(|c| c.roots.get(i))
+                .filter(|r| &r.root == root && &r.kind == kind);
+            let facts = cache_key
+                .as_ref()
+                .map(|_| file_facts(manifest_dir, &files, old_root.map(|r| &r.files[..])));
+            let reuse = match (old_root, &facts, &cached) {
+                (Some(old), Some(facts), Some(index)) => {
+                    if cached_tools.is_none() {
+                        cached_tools = out_dir
+                            .as_deref()
+                            .and_then(|d| cache::load_tools(d, index));
+                    }
+                    reuse_for(old, &files, facts, cached_tools.as_ref().and_then(|t| t.derived.get(i)))
+                }
+                _ => None,
+            };
             let mut index = TypeIndex::new(files);
             if let Some(info) = &info {
                 index = index.with_crates(info.deps_of_target(kind), info.crates.clone());
             }
+            let recorded;
             // A type from another crate loads that crate and derives again;
             // each round loads at least one crate, so this ends.
             loop {
                 let (mut trial, mut trial_seen, mut trial_prompts) =
                     (surface.clone(), seen.clone(), seen_prompts.clone());
-                let attempt = add_tools(&mut trial, &mut trial_seen, &index, &tools)
-                    .and_then(|()| {
-                        crate::rmcp::add_rmcp_tools(
-                            &mut trial,
-                            &mut trial_seen,
-                            &index,
-                            &manifest_dir,
-                            &rmcp_found,
-                            &fields,
-                        )
-                    })
-                    .and_then(|()| {
-                        crate::rmcp::add_rmcp_prompts(
-                            &mut trial,
-                            &mut trial_prompts,
-                            &index,
-                            &manifest_dir,
-                            &prompts_found,
-                            &prompt_fields,
-                        )
-                    });
+                let mut trial_recorded = Vec::new();
+                let attempt = add_tools_cached(
+                    &mut trial,
+                    &mut trial_seen,
+                    &index,
+                    &tools,
+                    reuse.as_ref(),
+                    &mut trial_recorded,
+                )
+                .and_then(|()| {
+                    crate::rmcp::add_rmcp_tools(
+                        &mut trial,
+                        &mut trial_seen,
+                        &index,
+                        manifest_dir,
+                        &rmcp_found,
+                        &fields,
+                    )
+                })
+                .and_then(|()| {
+                    crate::rmcp::add_rmcp_prompts(
+                        &mut trial,
+                        &mut trial_prompts,
+                        &index,
+                        manifest_dir,
+                        &prompts_found,
+                        &prompt_fields,
+                    )
+                });
                 match attempt {
                     Ok(()) => {
                         (surface, seen, seen_prompts) = (trial, trial_seen, trial_prompts);
+                        recorded = trial_recorded;
                         break;
                     }
                     Err(e) => {
@@ -244,7 +449,7 @@ impl Builder {
                             return Err(unavailable_note(e, info.as_ref()));
                         }
                         for i in wanted {
-                            index.load_crate(i, &manifest_dir)?;
+                            index.load_crate(i, manifest_dir)?;
                         }
                     }
                 }
@@ -255,6 +460,28 @@ impl Builder {
                     sources.push(abs);
                 }
             }
+            if let Some(facts) = facts {
+                let whole = !rmcp_found.is_empty()
+                    || !prompts_found.is_empty()
+                    || index.files().len() > walked;
+                new_roots.push(root_cache(
+                    manifest_dir,
+                    root,
+                    kind,
+                    &index,
+                    facts,
+                    walked,
+                    recorded,
+                    whole,
+                ));
+                new_derived.push(
+                    tools
+                        .iter()
+                        .filter_map(|t| surface.get(&t.def.name).cloned())
+                        .map(|t| (t.name.clone(), t))
+                        .collect(),
+                );
+            }
             found_tools.extend(tools);
             rmcp_tools.extend(rmcp_found);
         }
@@ -262,52 +489,83 @@ impl Builder {
         crate::rmcp::link::check_prompt_fields(&prompt_fields, &surface)?;
         let derived = surface.clone();
         // The migration record's transitions shape what is published and locked.
-        let record_path = mcp_contract::migrations::path_for(&lock_path);
-        let record = compat::read_record(&record_path)?;
+        let record = compat::read_record(record_path)?;
         compat::apply(
             &mut surface,
             &record,
             &found_tools.iter().collect::<Vec<_>>(),
         )?;
+        let tools_only = surface.prompts.is_empty()
+            && surface.resources.is_empty()
+            && surface.resource_templates.is_empty()
+            && surface.server.is_none();
+
+        // The same surface as last time, outputs untouched since: nothing to
+        // render, hash or write.
+        if let (Some(index), Some(old), Some(out)) = (&cached, &cached_tools, out_dir) {
+            let same = tools_only
+                && old.published.as_ref() == Some(&surface.tools)
+                && old.derived == new_derived
+                && cache::output_stamps(out) == index.outputs;
+            let outcome = match decision.mode {
+                _ if !same => None,
+                Mode::EmbedOnly => Some(LockOutcome::Skipped),
+                Mode::Update | Mode::Verify => std::fs::read(lock_path)
+                    .ok()
+                    .filter(|b| cache::content_hash(b) == index.lockfile)
+                    .map(|_| LockOutcome::Unchanged),
+            };
+            if let Some(outcome) = outcome {
+                self.print_before_sync(&sources, lock_path, &record);
+                self.print_after_sync(&setup, &outcome);
+                let mut updated = index.clone();
+                updated.roots = new_roots;
+                if &updated != index {
+                    cache::format::save_index(out, &updated);
+                }
+                return Ok(Snapshot {
+                    surface,
+                    lockfile: lock_path.clone(),
+                    outcome,
+                    mode: decision.mode,
+                    sources,
+                    rmcp_tools,
+                    derived,
+                });
+            }
+        }
+
         let rendered = outputs::render(&surface);
         let plan = compat::plan(&surface, &record, &rendered.text)?;
 
-        if !self.quiet {
-            for line in outputs::rerun_directives(&sources, &lock_path) {
-                println!("{line}");
-            }
-        }
-        if let Some(out_dir) = &out_dir {
+        self.print_before_sync(&sources, lock_path, &record);
+        if let Some(out_dir) = out_dir {
             outputs::write_entries(&rendered, out_dir)?;
             compat::write_plan(&plan, out_dir)?;
             crate::rmcp::write_manifest(out_dir, &derived, &surface, &rendered.value, &rmcp_tools)?;
         }
-        if !self.quiet {
-            if let Some(warning) = crate::rmcp::unapplied_transitions_warning(&record, &sources) {
-                println!("cargo:warning={warning}");
-            }
-        }
-        let outcome = outputs::sync_lockfile(&rendered, &lock_path, &shown, &decision, &package)?;
+        let outcome = outputs::sync_lockfile(&rendered, lock_path, shown, decision, package)?;
         if let LockOutcome::Written(_) = outcome {
-            outputs::settle_mtime(&lock_path, out_dir.as_deref());
+            outputs::settle_mtime(lock_path, out_dir.as_deref());
         }
-        if !self.quiet {
-            // After the lockfile is written: its directory may be new.
-            println!(
-                "cargo:rerun-if-changed={}",
-                compat::record_watch_path(&record_path, out_dir.as_deref()).display()
-            );
-        }
-        if let (LockOutcome::Written(changes), false) = (&outcome, self.quiet) {
-            println!(
-                "cargo:warning=mcp-contract: updated {} ({}); review and commit it",
-                shown.display(),
-                changes.join(", ")
-            );
+        self.print_after_sync(&setup, &outcome);
+        if let (Some(out), Some(key)) = (out_dir, cache_key) {
+            let mut index = cache::BuildCache {
+                key: key.clone(),
+                roots: new_roots,
+                outputs: cache::output_stamps(out),
+                lockfile: cache::content_hash(rendered.text.as_bytes()),
+                tools_hash: String::new(),
+            };
+            let tools = cache::ToolsCache {
+                derived: new_derived,
+                published: tools_only.then(|| surface.tools.clone()),
+            };
+            cache::save(out, &mut index, &tools);
         }
         Ok(Snapshot {
             surface,
-            lockfile: lock_path,
+            lockfile: lock_path.clone(),
             outcome,
             mode: decision.mode,
             sources,
@@ -434,4 +692,108 @@ fn dir_name(dir: &Path) -> String {
     dir.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+/// The facts of every walked file: the cached ones where the bytes are the
+/// same (same bytes, same parse), computed where they changed.
+fn file_facts(
+    manifest_dir: &Path,
+    files: &[ModuleFile],
+    old: Option<&[cache::CachedFile]>,
+) -> Vec<cache::FileFacts> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(n, (path, file, _))| {
+            let bytes = std::fs::read(manifest_dir.join(path)).unwrap_or_default();
+            let hash = cache::content_hash(&bytes);
+            match old.and_then(|o| o.get(n)) {
+                Some(f) if &f.path == path && f.facts.content == hash => f.facts.clone(),
+                _ => cache::facts(hash, file),
+            }
+        })
+        .collect()
+}
+
+/// What this run may reuse from the cached root `old`: nothing when the
+/// crate is cached as a whole, the file list changed, or a file's structure
+/// changed; else every tool whose items are unchanged.
+fn reuse_for(
+    old: &cache::RootCache,
+    files: &[ModuleFile],
+    facts: &[cache::FileFacts],
+    derived: Option<&BTreeMap<String, mcp_contract::Tool>>,
+) -> Option<cache::Reuse> {
+    let derived = derived?;
+    if old.whole || old.walked != files.len() || old.files.len() != old.walked {
+        return None;
+    }
+    let mut reuse = cache::Reuse::default();
+    for (n, ((path, _, module), now)) in files.iter().zip(facts).enumerate() {
+        let before = &old.files[n];
+        if &before.path != path || &before.module != module || before.facts.structure != now.structure
+        {
+            return None;
+        }
+        cache::changed_items(n, &before.facts, now, &mut reuse.changed);
+    }
+    for t in &old.tools {
+        if let Some(tool) = derived.get(&t.name) {
+            reuse
+                .tools
+                .insert(t.name.clone(), (tool.clone(), t.deps.clone()));
+        }
+    }
+    Some(reuse)
+}
+
+/// The cache entry of one root after a full run.
+#[allow(clippy::too_many_arguments)]
+fn root_cache(
+    manifest_dir: &Path,
+    root: &Path,
+    kind: &str,
+    index: &TypeIndex,
+    mut facts: Vec<cache::FileFacts>,
+    walked: usize,
+    tools: Vec<cache::CachedTool>,
+    whole: bool,
+) -> cache::RootCache {
+    let files = index
+        .files()
+        .iter()
+        .enumerate()
+        .map(|(n, (path, file, module))| {
+            let abs = manifest_dir.join(path);
+            let facts = if n < walked {
+                std::mem::replace(&mut facts[n], cache::FileFacts {
+                    content: String::new(),
+                    structure: String::new(),
+                    items: BTreeMap::new(),
+                })
+            } else {
+                let bytes = std::fs::read(&abs).unwrap_or_default();
+                cache::facts(cache::content_hash(&bytes), file)
+            };
+            let children = if n < walked {
+                declared_children(manifest_dir, &abs, module, file).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            cache::CachedFile {
+                path: path.clone(),
+                module: module.clone(),
+                facts,
+                children,
+            }
+        })
+        .collect();
+    cache::RootCache {
+        root: root.to_path_buf(),
+        kind: kind.to_string(),
+        files,
+        walked,
+        tools,
+        whole,
+    }
 }

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod builder;
+pub mod cache;
 pub mod compat;
 mod default_fit;
 pub mod derive;

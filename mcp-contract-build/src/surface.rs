@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use mcp_contract::{Surface, Tool};
 use serde_json::{Map, Value};
 
+use crate::cache::{CachedTool, Reuse};
 use crate::derive::{input_schema_for, output_schema_for, TypeIndex};
 use crate::discover::FoundTool;
 use crate::error::Error;
@@ -21,7 +22,59 @@ pub fn add_tools(
     index: &TypeIndex,
     tools: &[FoundTool],
 ) -> Result<(), Error> {
+    add_tools_cached(surface, seen, index, tools, None, &mut Vec::new())
+}
+
+/// [`add_tools`], taking a tool from `reuse` when none of the items its
+/// last derivation read changed, and recording in `record` the items each
+/// tool's derivation read (its own struct included) for the next build.
+pub fn add_tools_cached(
+    surface: &mut Surface,
+    seen: &mut BTreeMap<String, (PathBuf, usize)>,
+    index: &TypeIndex,
+    tools: &[FoundTool],
+    reuse: Option<&Reuse>,
+    record: &mut Vec<CachedTool>,
+) -> Result<(), Error> {
     for found in tools {
+        let def = &found.def;
+        if let Some((tool, deps)) = reuse.and_then(|r| r.get(&def.name)) {
+            if let Some(first) = seen.get(&def.name) {
+                return Err(Error::DuplicateTool {
+                    name: def.name.clone(),
+                    first: first.clone(),
+                    second: (found.file.clone(), found.line),
+                });
+            }
+            seen.insert(def.name.clone(), (found.file.clone(), found.line));
+            record.push(CachedTool {
+                name: def.name.clone(),
+                deps: deps.to_vec(),
+            });
+            surface.insert(tool.clone());
+            continue;
+        }
+        index.track();
+        let derived = add_tool(surface, seen, index, found);
+        let mut deps = index.take_touched();
+        derived?;
+        if let Some(own) = index.type_loc(&found.module, &def.ident.to_string()) {
+            deps.insert(own);
+        }
+        record.push(CachedTool {
+            name: def.name.clone(),
+            deps: deps.into_iter().collect(),
+        });
+    }
+    Ok(())
+}
+
+fn add_tool(
+    surface: &mut Surface,
+    seen: &mut BTreeMap<String, (PathBuf, usize)>,
+    index: &TypeIndex,
+    found: &FoundTool,
+) -> Result<(), Error> {
         let def = &found.def;
         if let Some(first) = seen.get(&def.name) {
             return Err(Error::DuplicateTool {
@@ -66,6 +119,5 @@ pub fn add_tools(
         tool.input_schema = input;
         tool.output_schema = output;
         surface.insert(tool);
-    }
     Ok(())
 }
