@@ -72,6 +72,20 @@ pub struct Snapshot {
     pub rmcp_tools: Vec<crate::rmcp::FoundRmcpTool>,
     /// The tools as rmcp derives them, before the record's transitions.
     pub derived: Surface,
+    /// The `#[mcp_contract::tool]`s derived in this run; the others were
+    /// taken from the cache (see [`crate::cache`]).
+    pub rederived: Vec<String>,
+}
+
+/// What [`Builder::build`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Built {
+    pub outcome: LockOutcome,
+    /// Whether the sources were parsed and derived (false: the cache showed
+    /// the last output still holds, after parsing only the changed files).
+    pub full: bool,
+    /// The tools derived in this run (see [`Snapshot::rederived`]).
+    pub rederived: Vec<String>,
 }
 
 impl Builder {
@@ -181,12 +195,20 @@ impl Builder {
     /// output (a handler's body edited): then only the `cargo:` directives
     /// are printed and the lockfile compared, and nothing is derived,
     /// rendered or written.
-    pub fn build(&self) -> Result<LockOutcome, Error> {
+    pub fn build(&self) -> Result<Built, Error> {
         let setup = self.setup()?;
         if let Some(outcome) = self.try_unchanged(&setup)? {
-            return Ok(outcome);
+            return Ok(Built {
+                outcome,
+                full: false,
+                rederived: Vec::new(),
+            });
         }
-        self.generate_from(setup).map(|s| s.outcome)
+        self.generate_from(setup).map(|s| Built {
+            outcome: s.outcome,
+            full: true,
+            rederived: s.rederived,
+        })
     }
 
     /// Finds every tool, derives its schemas, writes the `OUT_DIR` entries and
@@ -357,6 +379,7 @@ impl Builder {
         let mut cached_tools: Option<cache::ToolsCache> = None;
         let mut new_roots: Vec<cache::RootCache> = Vec::new();
         let mut new_derived: Vec<BTreeMap<String, mcp_contract::Tool>> = Vec::new();
+        let mut rederived: Vec<String> = Vec::new();
 
         let mut surface = Surface::new();
         let mut seen = BTreeMap::new();
@@ -454,6 +477,12 @@ impl Builder {
                     }
                 }
             }
+            rederived.extend(
+                recorded
+                    .iter()
+                    .filter(|t| reuse.as_ref().and_then(|r| r.get(&t.name)).is_none())
+                    .map(|t| t.name.clone()),
+            );
             for (path, _, _) in index.files() {
                 let abs = manifest_dir.join(path);
                 if !sources.contains(&abs) {
@@ -531,6 +560,7 @@ impl Builder {
                     sources,
                     rmcp_tools,
                     derived,
+                    rederived,
                 });
             }
         }
@@ -571,6 +601,7 @@ impl Builder {
             sources,
             rmcp_tools,
             derived,
+            rederived,
         })
     }
 

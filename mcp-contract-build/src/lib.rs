@@ -27,7 +27,7 @@ pub mod rmcp;
 pub mod surface;
 pub mod unapply;
 
-pub use builder::{Builder, Snapshot};
+pub use builder::{Builder, Built, Snapshot};
 pub use error::Error;
 pub use mode::Mode;
 pub use outputs::LockOutcome;
