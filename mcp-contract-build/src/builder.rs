@@ -308,12 +308,12 @@ impl Builder {
         }
         let outcome = match setup.decision.mode {
             Mode::EmbedOnly => LockOutcome::Skipped,
-            Mode::Update | Mode::Verify => match std::fs::read(&setup.lock_path) {
-                Ok(bytes) if cache::content_hash(&bytes) == cached.lockfile => {
-                    LockOutcome::Unchanged
+            Mode::Update | Mode::Verify => {
+                if !lockfile_holds(&cached, &setup.lock_path, &mut updated) {
+                    return Ok(None);
                 }
-                _ => return Ok(None),
-            },
+                LockOutcome::Unchanged
+            }
         };
         let record = compat::read_record(&setup.record_path)?;
         self.print_before_sync(&sources, &setup.lock_path, &record);
@@ -536,18 +536,16 @@ impl Builder {
                 && old.published.as_ref() == Some(&surface.tools)
                 && old.derived == new_derived
                 && cache::output_stamps(out) == index.outputs;
+            let mut updated = index.clone();
             let outcome = match decision.mode {
                 _ if !same => None,
                 Mode::EmbedOnly => Some(LockOutcome::Skipped),
-                Mode::Update | Mode::Verify => std::fs::read(lock_path)
-                    .ok()
-                    .filter(|b| cache::content_hash(b) == index.lockfile)
-                    .map(|_| LockOutcome::Unchanged),
+                Mode::Update | Mode::Verify => lockfile_holds(index, lock_path, &mut updated)
+                    .then_some(LockOutcome::Unchanged),
             };
             if let Some(outcome) = outcome {
                 self.print_before_sync(&sources, lock_path, &record);
                 self.print_after_sync(&setup, &outcome);
-                let mut updated = index.clone();
                 updated.roots = new_roots;
                 if &updated != index {
                     cache::format::save_index(out, &updated);
@@ -585,6 +583,10 @@ impl Builder {
                 roots: new_roots,
                 outputs: cache::output_stamps(out),
                 lockfile: cache::content_hash(rendered.text.as_bytes()),
+                lockfile_stamp: match outcome {
+                    LockOutcome::Skipped => cache::Stamp::default(),
+                    _ => cache::Stamp::of(lock_path).unwrap_or_default(),
+                },
                 tools_hash: String::new(),
             };
             let tools = cache::ToolsCache {
@@ -731,19 +733,40 @@ fn file_facts(
     manifest_dir: &Path,
     files: &[ModuleFile],
     old: Option<&[cache::CachedFile]>,
-) -> Vec<cache::FileFacts> {
+) -> Vec<(cache::Stamp, cache::FileFacts)> {
     files
         .iter()
         .enumerate()
         .map(|(n, (path, file, _))| {
-            let bytes = std::fs::read(manifest_dir.join(path)).unwrap_or_default();
+            let abs = manifest_dir.join(path);
+            let before = old.and_then(|o| o.get(n)).filter(|f| &f.path == path);
+            if let Some(f) = before.filter(|f| f.stamp.holds(&abs)) {
+                return (f.stamp, f.facts.clone());
+            }
+            let stamp = cache::Stamp::of(&abs).unwrap_or_default();
+            let bytes = std::fs::read(&abs).unwrap_or_default();
             let hash = cache::content_hash(&bytes);
-            match old.and_then(|o| o.get(n)) {
-                Some(f) if &f.path == path && f.facts.content == hash => f.facts.clone(),
-                _ => cache::facts(hash, file),
+            match before {
+                Some(f) if f.facts.content == hash => (stamp, f.facts.clone()),
+                _ => (stamp, cache::facts(hash, file)),
             }
         })
         .collect()
+}
+
+/// Whether the lockfile is still the one the cached run left (by its
+/// stamp, else by its bytes; a matching file's stamp is refreshed).
+fn lockfile_holds(cached: &cache::BuildCache, path: &Path, updated: &mut cache::BuildCache) -> bool {
+    if cached.lockfile_stamp.holds(path) {
+        return true;
+    }
+    match std::fs::read(path) {
+        Ok(bytes) if cache::content_hash(&bytes) == cached.lockfile => {
+            updated.lockfile_stamp = cache::Stamp::of(path).unwrap_or_default();
+            true
+        }
+        _ => false,
+    }
 }
 
 /// What this run may reuse from the cached root `old`: nothing when the
@@ -752,7 +775,7 @@ fn file_facts(
 fn reuse_for(
     old: &cache::RootCache,
     files: &[ModuleFile],
-    facts: &[cache::FileFacts],
+    facts: &[(cache::Stamp, cache::FileFacts)],
     derived: Option<&BTreeMap<String, mcp_contract::Tool>>,
 ) -> Option<cache::Reuse> {
     let derived = derived?;
@@ -760,7 +783,7 @@ fn reuse_for(
         return None;
     }
     let mut reuse = cache::Reuse::default();
-    for (n, ((path, _, module), now)) in files.iter().zip(facts).enumerate() {
+    for (n, ((path, _, module), (_, now))) in files.iter().zip(facts).enumerate() {
         let before = &old.files[n];
         if &before.path != path || &before.module != module || before.facts.structure != now.structure
         {
@@ -785,7 +808,7 @@ fn root_cache(
     root: &Path,
     kind: &str,
     index: &TypeIndex,
-    mut facts: Vec<cache::FileFacts>,
+    mut facts: Vec<(cache::Stamp, cache::FileFacts)>,
     walked: usize,
     tools: Vec<cache::CachedTool>,
     whole: bool,
@@ -796,15 +819,12 @@ fn root_cache(
         .enumerate()
         .map(|(n, (path, file, module))| {
             let abs = manifest_dir.join(path);
-            let facts = if n < walked {
-                std::mem::replace(&mut facts[n], cache::FileFacts {
-                    content: String::new(),
-                    structure: String::new(),
-                    items: BTreeMap::new(),
-                })
+            let (stamp, facts) = if n < walked {
+                std::mem::take(&mut facts[n])
             } else {
+                let stamp = cache::Stamp::of(&abs).unwrap_or_default();
                 let bytes = std::fs::read(&abs).unwrap_or_default();
-                cache::facts(cache::content_hash(&bytes), file)
+                (stamp, cache::facts(cache::content_hash(&bytes), file))
             };
             let children = if n < walked {
                 declared_children(manifest_dir, &abs, module, file).unwrap_or_default()
@@ -814,6 +834,7 @@ fn root_cache(
             cache::CachedFile {
                 path: path.clone(),
                 module: module.clone(),
+                stamp,
                 facts,
                 children,
             }

@@ -89,14 +89,16 @@ impl Crate {
     fn write(&self, rel: &str, text: &str) {
         let path = self.root().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        std::fs::write(&path, text).unwrap();
+        age(&path);
     }
 
     fn edit(&self, rel: &str, from: &str, to: &str) {
         let path = self.root().join(rel);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains(from), "{rel} lacks {from:?}");
-        std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        age(&path);
     }
 
     fn builder(&self, lock: &str, out: &Path) -> Builder {
@@ -131,6 +133,20 @@ impl Crate {
         );
         cached
     }
+}
+
+/// Dates a written file an hour back, one second later than the previous
+/// write: each edit gets its own modification time, as edits do, and old
+/// enough for the cache to trust it (a file modified in the last two
+/// seconds is always read).
+fn age(path: &Path) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static TICK: AtomicU64 = AtomicU64::new(0);
+    let tick = TICK.fetch_add(1, Ordering::SeqCst);
+    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(3600)
+        + std::time::Duration::from_secs(tick);
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(when).unwrap();
 }
 
 /// Every file under `out` except the caches, by relative path.
@@ -235,7 +251,7 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     assert!(record.full);
 
     // A corrupt cache (one byte flipped), then a truncated one, then garbage.
-    let index = c.cached_out.join("mcp-contract-cache.json");
+    let index = c.cached_out.join("mcp-contract-cache.txt");
     for damage in [0usize, 1, 2] {
         let mut bytes = std::fs::read(&index).unwrap();
         match damage {
@@ -270,8 +286,8 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     let other = Crate::new();
     other.both("other crate");
     std::fs::copy(
-        other.cached_out.join("mcp-contract-cache.json"),
-        c.cached_out.join("mcp-contract-cache.json"),
+        other.cached_out.join("mcp-contract-cache.txt"),
+        c.cached_out.join("mcp-contract-cache.txt"),
     )
     .unwrap();
     std::fs::copy(

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::{changed_items, content_hash, facts, RootCache};
+use super::{changed_items, content_hash, facts, RootCache, Stamp};
 use crate::derive::declared_children;
 
 /// `cached` brought up to date (new facts for the changed files), and the
@@ -30,8 +30,14 @@ pub fn unchanged(cached: &RootCache, manifest_dir: &Path) -> Option<(RootCache, 
         if file.path != display || file.module != module {
             return None;
         }
-        let bytes = std::fs::read(&path).ok()?;
-        let hash = content_hash(&bytes);
+        let (bytes, hash) = if file.stamp.holds(&path) {
+            (Vec::new(), file.facts.content.clone())
+        } else {
+            let bytes = std::fs::read(&path).ok()?;
+            let hash = content_hash(&bytes);
+            updated.files[n].stamp = Stamp::of(&path)?;
+            (bytes, hash)
+        };
         let children = if hash == file.facts.content {
             // A `mod x;` found as `x/mod.rs`: still so only while `x.rs` is absent.
             for (child, child_module, is_mod_rs) in &file.children {
@@ -75,8 +81,10 @@ pub fn unchanged(cached: &RootCache, manifest_dir: &Path) -> Option<(RootCache, 
     }
     // Files of other crates the derivation read: unchanged, or the full step.
     for file in &cached.files[cached.walked..] {
-        let bytes = std::fs::read(manifest_dir.join(&file.path)).ok()?;
-        if content_hash(&bytes) != file.facts.content {
+        let path = manifest_dir.join(&file.path);
+        if !file.stamp.holds(&path)
+            && content_hash(&std::fs::read(&path).ok()?) != file.facts.content
+        {
             return None;
         }
     }

@@ -12,7 +12,7 @@ use mcp_contract::Tool;
 use serde_json::{json, Map, Value};
 
 use super::{
-    content_hash, BuildCache, CachedFile, CachedTool, FileFacts, OutputStamp, RootCache,
+    content_hash, BuildCache, CachedFile, CachedTool, FileFacts, OutputStamp, RootCache, Stamp,
     ToolsCache, FORMAT, INDEX_FILE, TOOLS_FILE,
 };
 
@@ -21,8 +21,7 @@ const MAGIC: &str = "mcp-contract-build cache";
 /// The index in `out_dir`, when it is there, intact and of this format.
 pub fn load(out_dir: &Path) -> Option<BuildCache> {
     let text = read_checked(&out_dir.join(INDEX_FILE))?;
-    let value: Value = serde_json::from_str(&text).ok()?;
-    decode_index(&value)
+    decode_index(&text)
 }
 
 /// The tools file belonging to `index`.
@@ -42,18 +41,25 @@ pub fn load_tools(out_dir: &Path, index: &BuildCache) -> Option<ToolsCache> {
 pub fn save(out_dir: &Path, index: &mut BuildCache, tools: &ToolsCache) {
     let tools_text = with_header(&encode_tools(tools).to_string());
     index.tools_hash = content_hash(tools_text.as_bytes());
-    let index_text = with_header(&encode_index(index).to_string());
+    let Some(index_text) = encode_index(index) else {
+        let _ = std::fs::remove_file(out_dir.join(INDEX_FILE));
+        return;
+    };
     if write(&out_dir.join(TOOLS_FILE), &tools_text).is_ok() {
-        let _ = write(&out_dir.join(INDEX_FILE), &index_text);
+        let _ = write(&out_dir.join(INDEX_FILE), &with_header(&index_text));
     }
 }
 
 /// Writes only the index (the tools file is unchanged).
 pub fn save_index(out_dir: &Path, index: &BuildCache) {
-    let _ = write(
-        &out_dir.join(INDEX_FILE),
-        &with_header(&encode_index(index).to_string()),
-    );
+    match encode_index(index) {
+        Some(text) => {
+            let _ = write(&out_dir.join(INDEX_FILE), &with_header(&text));
+        }
+        None => {
+            let _ = std::fs::remove_file(out_dir.join(INDEX_FILE));
+        }
+    }
 }
 
 fn with_header(body: &str) -> String {
@@ -83,55 +89,182 @@ fn write(path: &Path, text: &str) -> std::io::Result<()> {
     })
 }
 
-fn path_json(p: &[usize]) -> Value {
-    Value::Array(p.iter().map(|&i| json!(i)).collect())
+fn dotted(p: &[usize]) -> String {
+    p.iter().map(usize::to_string).collect::<Vec<_>>().join(".")
 }
 
-fn encode_index(c: &BuildCache) -> Value {
-    let roots: Vec<Value> = c
-        .roots
-        .iter()
-        .map(|r| {
-            let files: Vec<Value> = r
-                .files
+fn undotted(s: &str) -> Option<Vec<usize>> {
+    s.split('.').map(|n| n.parse().ok()).collect()
+}
+
+/// Free text in a line: no tab, newline or carriage return (a path that has
+/// one is not cached).
+fn text(s: &str) -> Option<&str> {
+    (!s.contains(['\t', '\n', '\r'])).then_some(s)
+}
+
+fn module_text(m: &[String]) -> String {
+    m.join("::")
+}
+
+fn module_of(s: &str) -> Vec<String> {
+    if s.is_empty() {
+        Vec::new()
+    } else {
+        s.split("::").map(str::to_string).collect()
+    }
+}
+
+/// The index as lines of tab-separated fields (read without a JSON parser:
+/// build scripts run unoptimized, and this file is read on every build).
+/// `None` when a path cannot be written on one line.
+fn encode_index(c: &BuildCache) -> Option<String> {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let l = &c.lockfile_stamp;
+    let _ = writeln!(out, "key\t{}", text(&c.key)?);
+    let _ = writeln!(out, "lockfile\t{}\t{}\t{}", text(&c.lockfile)?, l.len, l.mtime);
+    let _ = writeln!(out, "tools\t{}", text(&c.tools_hash)?);
+    for o in &c.outputs {
+        let _ = writeln!(out, "out\t{}\t{}\t{}", o.len, o.mtime, text(&o.path)?);
+    }
+    for r in &c.roots {
+        let _ = writeln!(
+            out,
+            "root\t{}\t{}\t{}\t{}",
+            r.walked,
+            u8::from(r.whole),
+            text(&r.kind)?,
+            text(&r.root.to_string_lossy())?
+        );
+        for f in &r.files {
+            let _ = writeln!(
+                out,
+                "file\t{}\t{}\t{}\t{}\t{}\t{}",
+                f.stamp.len,
+                f.stamp.mtime,
+                text(&f.facts.content)?,
+                text(&f.facts.structure)?,
+                text(&module_text(&f.module))?,
+                text(&f.path.to_string_lossy())?
+            );
+            for (p, h) in &f.facts.items {
+                let _ = writeln!(out, "item\t{}\t{}", dotted(p), text(h)?);
+            }
+            for (p, m, is_mod) in &f.children {
+                let _ = writeln!(
+                    out,
+                    "child\t{}\t{}\t{}",
+                    u8::from(*is_mod),
+                    text(&module_text(m))?,
+                    text(&p.to_string_lossy())?
+                );
+            }
+        }
+        for t in &r.tools {
+            let deps: Vec<String> = t
+                .deps
                 .iter()
-                .map(|f| {
-                    let items: Vec<Value> = f
-                        .facts
-                        .items
-                        .iter()
-                        .map(|(p, h)| json!([path_json(p), h]))
-                        .collect();
-                    let children: Vec<Value> = f
-                        .children
-                        .iter()
-                        .map(|(p, m, is_mod)| json!([p.to_string_lossy(), m, is_mod]))
-                        .collect();
-                    json!({"path": f.path.to_string_lossy(), "module": f.module,
-                        "content": f.facts.content, "structure": f.facts.structure,
-                        "items": items, "children": children})
-                })
+                .map(|(f, p)| format!("{f}:{}", dotted(p)))
                 .collect();
-            let tools: Vec<Value> = r
-                .tools
-                .iter()
-                .map(|t| {
-                    let deps: Vec<Value> =
-                        t.deps.iter().map(|(f, p)| json!([f, path_json(p)])).collect();
-                    json!({"name": t.name, "deps": deps})
-                })
-                .collect();
-            json!({"root": r.root.to_string_lossy(), "kind": r.kind, "files": files,
-                "walked": r.walked, "tools": tools, "whole": r.whole})
-        })
-        .collect();
-    let outputs: Vec<Value> = c
-        .outputs
-        .iter()
-        .map(|o| json!([o.path, o.len, o.mtime.to_string()]))
-        .collect();
-    json!({"key": c.key, "roots": roots, "outputs": outputs, "lockfile": c.lockfile,
-        "tools_hash": c.tools_hash})
+            let _ = writeln!(out, "tool\t{}\t{}", text(&t.name)?, deps.join(" "));
+        }
+    }
+    Some(out)
+}
+
+fn decode_index(body: &str) -> Option<BuildCache> {
+    let mut c = BuildCache {
+        key: String::new(),
+        roots: Vec::new(),
+        outputs: Vec::new(),
+        lockfile: String::new(),
+        lockfile_stamp: Stamp::default(),
+        tools_hash: String::new(),
+    };
+    for line in body.lines() {
+        let mut f = line.split('\t');
+        let kind = f.next()?;
+        let mut next = || f.next();
+        match kind {
+            "key" => c.key = next()?.to_string(),
+            "lockfile" => {
+                c.lockfile = next()?.to_string();
+                c.lockfile_stamp = Stamp {
+                    len: next()?.parse().ok()?,
+                    mtime: next()?.parse().ok()?,
+                };
+            }
+            "tools" => c.tools_hash = next()?.to_string(),
+            "out" => c.outputs.push(OutputStamp {
+                len: next()?.parse().ok()?,
+                mtime: next()?.parse().ok()?,
+                path: next()?.to_string(),
+            }),
+            "root" => c.roots.push(RootCache {
+                walked: next()?.parse().ok()?,
+                whole: next()? == "1",
+                kind: next()?.to_string(),
+                root: next()?.into(),
+                files: Vec::new(),
+                tools: Vec::new(),
+            }),
+            "file" => {
+                let stamp = Stamp {
+                    len: next()?.parse().ok()?,
+                    mtime: next()?.parse().ok()?,
+                };
+                let content = next()?.to_string();
+                let structure = next()?.to_string();
+                let module = module_of(next()?);
+                let path = next()?.into();
+                c.roots.last_mut()?.files.push(CachedFile {
+                    path,
+                    module,
+                    stamp,
+                    facts: FileFacts {
+                        content,
+                        structure,
+                        items: BTreeMap::new(),
+                    },
+                    children: Vec::new(),
+                });
+            }
+            "item" => {
+                let p = undotted(next()?)?;
+                let h = next()?.to_string();
+                let file = c.roots.last_mut()?.files.last_mut()?;
+                file.facts.items.insert(p, h);
+            }
+            "child" => {
+                let is_mod = next()? == "1";
+                let m = module_of(next()?);
+                let p = next()?.into();
+                let file = c.roots.last_mut()?.files.last_mut()?;
+                file.children.push((p, m, is_mod));
+            }
+            "tool" => {
+                let name = next()?.to_string();
+                let deps = next()?
+                    .split(' ')
+                    .filter(|d| !d.is_empty())
+                    .map(|d| {
+                        let (f, p) = d.split_once(':')?;
+                        Some((f.parse().ok()?, undotted(p)?))
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                c.roots.last_mut()?.tools.push(CachedTool { name, deps });
+            }
+            _ => return None,
+        }
+        if next().is_some() {
+            return None;
+        }
+    }
+    if c.key.is_empty() || c.roots.iter().any(|r| r.walked > r.files.len()) {
+        return None;
+    }
+    Some(c)
 }
 
 fn s(v: &Value) -> Option<String> {
@@ -140,91 +273,6 @@ fn s(v: &Value) -> Option<String> {
 
 fn arr(v: &Value) -> Option<&Vec<Value>> {
     v.as_array()
-}
-
-fn usize_of(v: &Value) -> Option<usize> {
-    v.as_u64().and_then(|n| usize::try_from(n).ok())
-}
-
-fn item_path(v: &Value) -> Option<Vec<usize>> {
-    arr(v)?.iter().map(usize_of).collect()
-}
-
-fn strings(v: &Value) -> Option<Vec<String>> {
-    arr(v)?.iter().map(s).collect()
-}
-
-fn decode_index(v: &Value) -> Option<BuildCache> {
-    let roots = arr(&v["roots"])?
-        .iter()
-        .map(|r| {
-            let files = arr(&r["files"])?
-                .iter()
-                .map(|f| {
-                    let items = arr(&f["items"])?
-                        .iter()
-                        .map(|e| Some((item_path(&e[0])?, s(&e[1])?)))
-                        .collect::<Option<BTreeMap<_, _>>>()?;
-                    let children = arr(&f["children"])?
-                        .iter()
-                        .map(|e| Some((s(&e[0])?.into(), strings(&e[1])?, e[2].as_bool()?)))
-                        .collect::<Option<Vec<_>>>()?;
-                    Some(CachedFile {
-                        path: s(&f["path"])?.into(),
-                        module: strings(&f["module"])?,
-                        facts: FileFacts {
-                            content: s(&f["content"])?,
-                            structure: s(&f["structure"])?,
-                            items,
-                        },
-                        children,
-                    })
-                })
-                .collect::<Option<Vec<_>>>()?;
-            let tools = arr(&r["tools"])?
-                .iter()
-                .map(|t| {
-                    let deps = arr(&t["deps"])?
-                        .iter()
-                        .map(|d| Some((usize_of(&d[0])?, item_path(&d[1])?)))
-                        .collect::<Option<Vec<_>>>()?;
-                    Some(CachedTool {
-                        name: s(&t["name"])?,
-                        deps,
-                    })
-                })
-                .collect::<Option<Vec<_>>>()?;
-            let walked = usize_of(&r["walked"])?;
-            if walked > files.len() {
-                return None;
-            }
-            Some(RootCache {
-                root: s(&r["root"])?.into(),
-                kind: s(&r["kind"])?,
-                files,
-                walked,
-                tools,
-                whole: r["whole"].as_bool()?,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let outputs = arr(&v["outputs"])?
-        .iter()
-        .map(|o| {
-            Some(OutputStamp {
-                path: s(&o[0])?,
-                len: o[1].as_u64()?,
-                mtime: o[2].as_str()?.parse().ok()?,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(BuildCache {
-        key: s(&v["key"])?,
-        roots,
-        outputs,
-        lockfile: s(&v["lockfile"])?,
-        tools_hash: s(&v["tools_hash"])?,
-    })
 }
 
 /// A tool as JSON, every field kept (an absent option is a missing key, a
@@ -331,7 +379,11 @@ mod tests {
                 kind: "lib".into(),
                 files: vec![CachedFile {
                     path: "src/lib.rs".into(),
-                    module: vec![],
+                    module: vec!["a".into(), "b".into()],
+                    stamp: Stamp {
+                        len: 10,
+                        mtime: 1_700_000_000_000_000_001,
+                    },
                     facts: FileFacts {
                         content: "c".into(),
                         structure: "s".into(),
@@ -352,6 +404,7 @@ mod tests {
                 mtime: 1_700_000_000_123_456_789,
             }],
             lockfile: "l".into(),
+            lockfile_stamp: Stamp { len: 5, mtime: 0 },
             tools_hash: String::new(),
         };
         let mut t = Tool::new("t");

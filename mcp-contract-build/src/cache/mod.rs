@@ -36,9 +36,9 @@ pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, load_tools, save};
 
 /// Bumped whenever what the cache holds changes meaning.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// The cache's files in `OUT_DIR`.
-pub const INDEX_FILE: &str = "mcp-contract-cache.json";
+pub const INDEX_FILE: &str = "mcp-contract-cache.txt";
 pub const TOOLS_FILE: &str = "mcp-contract-cache-tools.json";
 
 /// Everything remembered from the last full run (see the module docs).
@@ -51,6 +51,8 @@ pub struct BuildCache {
     pub outputs: Vec<OutputStamp>,
     /// Content hash of the lockfile that run rendered.
     pub lockfile: String,
+    /// The lockfile on disk after that run (when it was that text).
+    pub lockfile_stamp: Stamp,
     /// Content hash of the tools file written with this index.
     pub tools_hash: String,
 }
@@ -78,6 +80,8 @@ pub struct CachedFile {
     /// As the index shows it (relative to the package root when inside it).
     pub path: PathBuf,
     pub module: Vec<String>,
+    /// Length and modification time when its bytes had `facts.content`.
+    pub stamp: Stamp,
     pub facts: FileFacts,
     /// The module files it declares: (absolute path, module, `mod.rs`-like).
     pub children: Vec<(PathBuf, Vec<String>, bool)>,
@@ -88,6 +92,44 @@ pub struct CachedFile {
 pub struct CachedTool {
     pub name: String,
     pub deps: Vec<(usize, Vec<usize>)>,
+}
+
+/// A file's length and modification time (ns since the epoch); `mtime` 0
+/// means "compare the bytes": a file modified within the last two seconds
+/// may change again within its file system's timestamp granularity
+/// without its stamp changing (git's "racily clean" entries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stamp {
+    pub len: u64,
+    pub mtime: u128,
+}
+
+impl Stamp {
+    /// The stamp of `path` now (`None` when it cannot be read).
+    pub fn of(path: &Path) -> Option<Stamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        let modified = meta.modified().ok()?;
+        let recent = std::time::SystemTime::now()
+            .duration_since(modified)
+            .map_or(true, |age| age.as_secs() < 2);
+        let mtime = if recent {
+            0
+        } else {
+            modified
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_nanos()
+        };
+        Some(Stamp {
+            len: meta.len(),
+            mtime,
+        })
+    }
+
+    /// Whether `path` certainly still has the bytes it had when stamped.
+    pub fn holds(&self, path: &Path) -> bool {
+        self.mtime != 0 && Stamp::of(path) == Some(*self)
+    }
 }
 
 /// A file the step wrote under `OUT_DIR`: path relative to it, length,
