@@ -376,9 +376,7 @@ impl Builder {
             (Some(dir), Some(key)) => cache::load(dir).filter(|c| &c.key == key),
             _ => None,
         };
-        let mut cached_tools: Option<cache::ToolsCache> = None;
         let mut new_roots: Vec<cache::RootCache> = Vec::new();
-        let mut new_derived: Vec<BTreeMap<String, mcp_contract::Tool>> = Vec::new();
         let mut rederived: Vec<String> = Vec::new();
 
         let mut surface = Surface::new();
@@ -410,15 +408,11 @@ impl Builder {
             let facts = cache_key
                 .as_ref()
                 .map(|_| file_facts(manifest_dir, &files, old_root.map(|r| &r.files[..])));
-            let reuse = match (old_root, &facts, &cached) {
-                (Some(old), Some(facts), Some(index)) => {
-                    if cached_tools.is_none() {
-                        cached_tools = out_dir
-                            .as_deref()
-                            .and_then(|d| cache::load_tools(d, index));
-                    }
-                    reuse_for(old, &files, facts, cached_tools.as_ref().and_then(|t| t.derived.get(i)))
-                }
+            let tools_dir = out_dir
+                .as_deref()
+                .map(|d| d.join(cache::TOOLS_DIR).join(format!("root{i}")));
+            let reuse = match (old_root, &facts, &cached, &tools_dir) {
+                (Some(old), Some(facts), Some(_), Some(dir)) => reuse_for(old, &files, facts, dir),
                 _ => None,
             };
             let mut index = TypeIndex::new(files);
@@ -503,13 +497,6 @@ impl Builder {
                     recorded,
                     whole,
                 ));
-                new_derived.push(
-                    tools
-                        .iter()
-                        .filter_map(|t| surface.get(&t.def.name).cloned())
-                        .map(|t| (t.name.clone(), t))
-                        .collect(),
-                );
             }
             found_tools.extend(tools);
             rmcp_tools.extend(rmcp_found);
@@ -530,11 +517,15 @@ impl Builder {
             && surface.server.is_none();
 
         // The same surface as last time, outputs untouched since: nothing to
-        // render, hash or write.
-        if let (Some(index), Some(old), Some(out)) = (&cached, &cached_tools, out_dir) {
+        // render, hash or write. Decided without a record (its transitions
+        // may tie tools together) and for tools-only surfaces: every tool
+        // taken from the cache is the cached one, and every tool derived
+        // again equals its cached file.
+        if let (Some(index), Some(out)) = (&cached, out_dir) {
             let same = tools_only
-                && old.published.as_ref() == Some(&surface.tools)
-                && old.derived == new_derived
+                && record.entries.is_empty()
+                && surface == derived
+                && same_tools(index, &new_roots, out, &derived)
                 && cache::output_stamps(out) == index.outputs;
             let mut updated = index.clone();
             let outcome = match decision.mode {
@@ -547,8 +538,9 @@ impl Builder {
                 self.print_before_sync(&sources, lock_path, &record);
                 self.print_after_sync(&setup, &outcome);
                 updated.roots = new_roots;
+                fill_tool_hashes(&mut updated, index);
                 if &updated != index {
-                    cache::format::save_index(out, &updated);
+                    cache::save_index(out, &updated);
                 }
                 return Ok(Snapshot {
                     surface,
@@ -587,13 +579,19 @@ impl Builder {
                     LockOutcome::Skipped => cache::Stamp::default(),
                     _ => cache::Stamp::of(lock_path).unwrap_or_default(),
                 },
-                tools_hash: String::new(),
             };
-            let tools = cache::ToolsCache {
-                derived: new_derived,
-                published: tools_only.then(|| surface.tools.clone()),
-            };
-            cache::save(out, &mut index, &tools);
+            // The tools derived in this run get (new) files.
+            for (i, root) in index.roots.iter_mut().enumerate() {
+                let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
+                for t in root.tools.iter_mut().filter(|t| t.hash.is_empty()) {
+                    if let Some(hash) = derived.get(&t.name).and_then(|d| cache::write_tool(&dir, d)) {
+                        t.hash = hash;
+                    }
+                }
+                // A tool whose file could not be written is not cached.
+                root.tools.retain(|t| !t.hash.is_empty());
+            }
+            cache::save_index(out, &index);
         }
         Ok(Snapshot {
             surface,
@@ -769,6 +767,38 @@ fn lockfile_holds(cached: &cache::BuildCache, path: &Path, updated: &mut cache::
     }
 }
 
+/// Whether every tool derived again in this run (no file hash yet) equals
+/// its cached file, and every root has the same tools as before.
+fn same_tools(
+    index: &cache::BuildCache,
+    roots: &[cache::RootCache],
+    out: &Path,
+    derived: &Surface,
+) -> bool {
+    roots.len() == index.roots.len()
+        && roots.iter().zip(&index.roots).enumerate().all(|(i, (now, old))| {
+            let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
+            now.tools.len() == old.tools.len()
+                && now.tools.iter().zip(&old.tools).all(|(n, o)| {
+                    n.name == o.name
+                        && (!n.hash.is_empty()
+                            || cache::read_tool(&dir, &o.name, &o.hash)
+                                .is_some_and(|cached| derived.get(&n.name) == Some(&cached)))
+                })
+        })
+}
+
+/// After [`same_tools`]: the tools derived again keep their cached files.
+fn fill_tool_hashes(updated: &mut cache::BuildCache, old: &cache::BuildCache) {
+    for (now, before) in updated.roots.iter_mut().zip(&old.roots) {
+        for (n, o) in now.tools.iter_mut().zip(&before.tools) {
+            if n.hash.is_empty() {
+                n.hash = o.hash.clone();
+            }
+        }
+    }
+}
+
 /// What this run may reuse from the cached root `old`: nothing when the
 /// crate is cached as a whole, the file list changed, or a file's structure
 /// changed; else every tool whose items are unchanged.
@@ -776,9 +806,8 @@ fn reuse_for(
     old: &cache::RootCache,
     files: &[ModuleFile],
     facts: &[(cache::Stamp, cache::FileFacts)],
-    derived: Option<&BTreeMap<String, mcp_contract::Tool>>,
+    dir: &Path,
 ) -> Option<cache::Reuse> {
-    let derived = derived?;
     if old.whole || old.walked != files.len() || old.files.len() != old.walked {
         return None;
     }
@@ -792,12 +821,11 @@ fn reuse_for(
         cache::changed_items(n, &before.facts, now, &mut reuse.changed);
     }
     for t in &old.tools {
-        if let Some(tool) = derived.get(&t.name) {
-            reuse
-                .tools
-                .insert(t.name.clone(), (tool.clone(), t.deps.clone()));
-        }
+        reuse
+            .tools
+            .insert(t.name.clone(), (t.hash.clone(), t.deps.clone()));
     }
+    reuse.dir = dir.to_path_buf();
     Some(reuse)
 }
 

@@ -72,3 +72,8 @@ pub fn verify_fresh(
             other => other,
         })
 }
+
+/// Whether `name` can name a file on its own (no separator, not `.`/`..`).
+pub(crate) fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+}

@@ -38,7 +38,7 @@ pub fn add_tools_cached(
 ) -> Result<(), Error> {
     for found in tools {
         let def = &found.def;
-        if let Some((tool, deps)) = reuse.and_then(|r| r.get(&def.name)) {
+        if let Some((tool, hash, deps)) = reuse.and_then(|r| r.get(&def.name)) {
             if let Some(first) = seen.get(&def.name) {
                 return Err(Error::DuplicateTool {
                     name: def.name.clone(),
@@ -49,9 +49,10 @@ pub fn add_tools_cached(
             seen.insert(def.name.clone(), (found.file.clone(), found.line));
             record.push(CachedTool {
                 name: def.name.clone(),
+                hash: hash.to_string(),
                 deps: deps.to_vec(),
             });
-            surface.insert(tool.clone());
+            surface.insert(tool);
             continue;
         }
         index.track();
@@ -61,8 +62,10 @@ pub fn add_tools_cached(
         if let Some(own) = index.type_loc(&found.module, &def.ident.to_string()) {
             deps.insert(own);
         }
+        // Derived now: its file is written (and `hash` set) after the run.
         record.push(CachedTool {
             name: def.name.clone(),
+            hash: String::new(),
             deps: deps.into_iter().collect(),
         });
     }

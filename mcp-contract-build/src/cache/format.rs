@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use super::{
     content_hash, BuildCache, CachedFile, CachedTool, FileFacts, OutputStamp, RootCache, Stamp,
-    ToolsCache, FORMAT, INDEX_FILE, TOOLS_FILE,
+    FORMAT, INDEX_FILE,
 };
 
 const MAGIC: &str = "mcp-contract-build cache";
@@ -24,33 +24,8 @@ pub fn load(out_dir: &Path) -> Option<BuildCache> {
     decode_index(&text)
 }
 
-/// The tools file belonging to `index`.
-pub fn load_tools(out_dir: &Path, index: &BuildCache) -> Option<ToolsCache> {
-    let path = out_dir.join(TOOLS_FILE);
-    let raw = std::fs::read_to_string(&path).ok()?;
-    if content_hash(raw.as_bytes()) != index.tools_hash {
-        return None;
-    }
-    let text = checked_body(&raw)?;
-    let value: Value = serde_json::from_str(text).ok()?;
-    decode_tools(&value)
-}
-
-/// Writes both files (the tools file first: the index names its hash).
-/// A cache that cannot be written only costs the next build a full run.
-pub fn save(out_dir: &Path, index: &mut BuildCache, tools: &ToolsCache) {
-    let tools_text = with_header(&encode_tools(tools).to_string());
-    index.tools_hash = content_hash(tools_text.as_bytes());
-    let Some(index_text) = encode_index(index) else {
-        let _ = std::fs::remove_file(out_dir.join(INDEX_FILE));
-        return;
-    };
-    if write(&out_dir.join(TOOLS_FILE), &tools_text).is_ok() {
-        let _ = write(&out_dir.join(INDEX_FILE), &with_header(&index_text));
-    }
-}
-
-/// Writes only the index (the tools file is unchanged).
+/// Writes the index. A cache that cannot be written only costs the next
+/// build a full run.
 pub fn save_index(out_dir: &Path, index: &BuildCache) {
     match encode_index(index) {
         Some(text) => {
@@ -60,6 +35,30 @@ pub fn save_index(out_dir: &Path, index: &BuildCache) {
             let _ = std::fs::remove_file(out_dir.join(INDEX_FILE));
         }
     }
+}
+
+/// The file of tool `name` in `dir` (names are MCP tool names: no `/`).
+fn tool_path(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    crate::is_plain_name(name).then(|| dir.join(format!("{name}.json")))
+}
+
+/// Writes a derived tool to `dir`; returns the file's content hash.
+pub fn write_tool(dir: &Path, tool: &Tool) -> Option<String> {
+    let path = tool_path(dir, &tool.name)?;
+    let text = tool_json(tool).to_string();
+    std::fs::create_dir_all(dir).ok()?;
+    write(&path, &text).ok()?;
+    Some(content_hash(text.as_bytes()))
+}
+
+/// The tool in `dir` whose file hashes to `hash`.
+pub fn read_tool(dir: &Path, name: &str, hash: &str) -> Option<Tool> {
+    let text = std::fs::read_to_string(tool_path(dir, name)?).ok()?;
+    if content_hash(text.as_bytes()) != hash {
+        return None;
+    }
+    let tool = tool_from_json(&serde_json::from_str(&text).ok()?)?;
+    (tool.name == name).then_some(tool)
 }
 
 fn with_header(body: &str) -> String {
@@ -124,7 +123,6 @@ fn encode_index(c: &BuildCache) -> Option<String> {
     let l = &c.lockfile_stamp;
     let _ = writeln!(out, "key\t{}", text(&c.key)?);
     let _ = writeln!(out, "lockfile\t{}\t{}\t{}", text(&c.lockfile)?, l.len, l.mtime);
-    let _ = writeln!(out, "tools\t{}", text(&c.tools_hash)?);
     for o in &c.outputs {
         let _ = writeln!(out, "out\t{}\t{}\t{}", o.len, o.mtime, text(&o.path)?);
     }
@@ -167,7 +165,13 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                 .iter()
                 .map(|(f, p)| format!("{f}:{}", dotted(p)))
                 .collect();
-            let _ = writeln!(out, "tool\t{}\t{}", text(&t.name)?, deps.join(" "));
+            let _ = writeln!(
+                out,
+                "tool\t{}\t{}\t{}",
+                text(&t.name)?,
+                text(&t.hash)?,
+                deps.join(" ")
+            );
         }
     }
     Some(out)
@@ -180,7 +184,6 @@ fn decode_index(body: &str) -> Option<BuildCache> {
         outputs: Vec::new(),
         lockfile: String::new(),
         lockfile_stamp: Stamp::default(),
-        tools_hash: String::new(),
     };
     for line in body.lines() {
         let mut f = line.split('\t');
@@ -195,7 +198,6 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                     mtime: next()?.parse().ok()?,
                 };
             }
-            "tools" => c.tools_hash = next()?.to_string(),
             "out" => c.outputs.push(OutputStamp {
                 len: next()?.parse().ok()?,
                 mtime: next()?.parse().ok()?,
@@ -245,6 +247,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
             }
             "tool" => {
                 let name = next()?.to_string();
+                let hash = next()?.to_string();
                 let deps = next()?
                     .split(' ')
                     .filter(|d| !d.is_empty())
@@ -253,7 +256,10 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                         Some((f.parse().ok()?, undotted(p)?))
                     })
                     .collect::<Option<Vec<_>>>()?;
-                c.roots.last_mut()?.tools.push(CachedTool { name, deps });
+                c.roots
+                    .last_mut()?
+                    .tools
+                    .push(CachedTool { name, hash, deps });
             }
             _ => return None,
         }
@@ -269,10 +275,6 @@ fn decode_index(body: &str) -> Option<BuildCache> {
 
 fn s(v: &Value) -> Option<String> {
     v.as_str().map(str::to_string)
-}
-
-fn arr(v: &Value) -> Option<&Vec<Value>> {
-    v.as_array()
 }
 
 /// A tool as JSON, every field kept (an absent option is a missing key, a
@@ -336,43 +338,15 @@ pub fn tool_from_json(v: &Value) -> Option<Tool> {
     Some(t)
 }
 
-fn tools_json(tools: &BTreeMap<String, Tool>) -> Value {
-    Value::Array(tools.values().map(tool_json).collect())
-}
-
-fn tools_from(v: &Value) -> Option<BTreeMap<String, Tool>> {
-    arr(v)?
-        .iter()
-        .map(|t| tool_from_json(t).map(|t| (t.name.clone(), t)))
-        .collect()
-}
-
-fn encode_tools(t: &ToolsCache) -> Value {
-    let derived: Vec<Value> = t.derived.iter().map(tools_json).collect();
-    json!({"derived": derived, "published": t.published.as_ref().map(tools_json)})
-}
-
-fn decode_tools(v: &Value) -> Option<ToolsCache> {
-    let derived = arr(&v["derived"])?
-        .iter()
-        .map(tools_from)
-        .collect::<Option<Vec<_>>>()?;
-    let published = match &v["published"] {
-        Value::Null => None,
-        other => Some(tools_from(other)?),
-    };
-    Some(ToolsCache { derived, published })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sample() -> (BuildCache, ToolsCache) {
+    fn sample() -> BuildCache {
         let mut items = BTreeMap::new();
         items.insert(vec![0], "aa".to_string());
         items.insert(vec![1, 2], "bb".to_string());
-        let index = BuildCache {
+        BuildCache {
             key: "k".into(),
             roots: vec![RootCache {
                 root: "src/lib.rs".into(),
@@ -394,7 +368,8 @@ mod tests {
                 walked: 1,
                 tools: vec![CachedTool {
                     name: "t".into(),
-                    deps: vec![(0, vec![1, 2])],
+                    hash: "h".into(),
+                    deps: vec![(0, vec![1, 2]), (0, vec![0])],
                 }],
                 whole: false,
             }],
@@ -405,28 +380,15 @@ mod tests {
             }],
             lockfile: "l".into(),
             lockfile_stamp: Stamp { len: 5, mtime: 0 },
-            tools_hash: String::new(),
-        };
-        let mut t = Tool::new("t");
-        t.version = Some(2);
-        t.output_schema = Some(Value::Null);
-        t.extra.insert("icons".into(), json!([1]));
-        let mut derived = BTreeMap::new();
-        derived.insert("t".to_string(), t);
-        let tools = ToolsCache {
-            derived: vec![derived.clone()],
-            published: Some(derived),
-        };
-        (index, tools)
+        }
     }
 
     #[test]
     fn round_trips_and_rejects_damage() {
         let dir = tempfile::tempdir().unwrap();
-        let (mut index, tools) = sample();
-        save(dir.path(), &mut index, &tools);
+        let index = sample();
+        save_index(dir.path(), &index);
         assert_eq!(load(dir.path()).as_ref(), Some(&index));
-        assert_eq!(load_tools(dir.path(), &index), Some(tools));
         // One flipped byte, a truncation, another format, garbage: no cache.
         let path = dir.path().join(INDEX_FILE);
         let good = std::fs::read(&path).unwrap();
@@ -445,9 +407,20 @@ mod tests {
             std::fs::write(&path, &bad).unwrap();
             assert!(load(dir.path()).is_none());
         }
-        // A tools file that is not the one the index names is not used.
-        std::fs::write(&path, &good).unwrap();
-        std::fs::write(dir.path().join(TOOLS_FILE), "x").unwrap();
-        assert!(load_tools(dir.path(), &index).is_none());
+    }
+
+    #[test]
+    fn tools_round_trip_and_a_changed_file_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Tool::new("t");
+        t.version = Some(2);
+        t.output_schema = Some(Value::Null);
+        t.extra.insert("icons".into(), json!([1]));
+        let hash = write_tool(dir.path(), &t).unwrap();
+        assert_eq!(read_tool(dir.path(), "t", &hash), Some(t.clone()));
+        assert_eq!(read_tool(dir.path(), "t", "other"), None);
+        std::fs::write(dir.path().join("t.json"), "{}").unwrap();
+        assert_eq!(read_tool(dir.path(), "t", &hash), None);
+        assert!(write_tool(dir.path(), &Tool::new("../x")).is_none());
     }
 }

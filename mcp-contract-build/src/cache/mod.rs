@@ -33,13 +33,14 @@ use std::path::{Path, PathBuf};
 use mcp_contract::Tool;
 
 pub use facts::{content_hash, facts, FileFacts};
-pub use format::{load, load_tools, save};
+pub use format::{load, read_tool, save_index, write_tool};
 
 /// Bumped whenever what the cache holds changes meaning.
 pub const FORMAT: u32 = 2;
 /// The cache's files in `OUT_DIR`.
 pub const INDEX_FILE: &str = "mcp-contract-cache.txt";
-pub const TOOLS_FILE: &str = "mcp-contract-cache-tools.json";
+/// The directory of the derived tools, one file per tool and root.
+pub const TOOLS_DIR: &str = "mcp-contract-cache";
 
 /// Everything remembered from the last full run (see the module docs).
 #[derive(Debug, Clone, PartialEq)]
@@ -53,8 +54,6 @@ pub struct BuildCache {
     pub lockfile: String,
     /// The lockfile on disk after that run (when it was that text).
     pub lockfile_stamp: Stamp,
-    /// Content hash of the tools file written with this index.
-    pub tools_hash: String,
 }
 
 /// One crate root's files and tools.
@@ -91,6 +90,8 @@ pub struct CachedFile {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedTool {
     pub name: String,
+    /// Content hash of its file in [`TOOLS_DIR`] (the derived tool).
+    pub hash: String,
     pub deps: Vec<(usize, Vec<usize>)>,
 }
 
@@ -139,14 +140,6 @@ pub struct OutputStamp {
     pub path: String,
     pub len: u64,
     pub mtime: u128,
-}
-
-/// The tools of the last run: as derived (per root, before the record's
-/// transitions) and, for a tools-only surface, as published.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ToolsCache {
-    pub derived: Vec<BTreeMap<String, Tool>>,
-    pub published: Option<BTreeMap<String, Tool>>,
 }
 
 /// The key of everything the output depends on besides the sources: the
@@ -204,23 +197,29 @@ pub fn output_stamps(out_dir: &Path) -> Vec<OutputStamp> {
 }
 
 /// What a full run may take from the cache for one root: the derived tool
-/// of every tool none of whose items changed.
+/// of every tool none of whose items changed (read from its file when
+/// asked for: parsing a cached tool costs about what deriving it does, so
+/// only those used are read).
 #[derive(Debug, Default)]
 pub struct Reuse {
     /// (file index, item path) of every item that changed.
     pub changed: BTreeSet<(usize, Vec<usize>)>,
-    /// The cached tools (derived) with the items they read.
-    pub tools: BTreeMap<String, (Tool, Vec<(usize, Vec<usize>)>)>,
+    /// The cached tools: file hash and the items they read.
+    pub tools: BTreeMap<String, (String, Vec<(usize, Vec<usize>)>)>,
+    /// Where their files are.
+    pub dir: PathBuf,
 }
 
 impl Reuse {
-    /// The cached derivation of `name`, when none of the items it read changed.
-    pub fn get(&self, name: &str) -> Option<(&Tool, &[(usize, Vec<usize>)])> {
-        let (tool, deps) = self.tools.get(name)?;
+    /// The cached derivation of `name`, when none of the items it read
+    /// changed and its file is intact: (tool, its file hash, its items).
+    pub fn get(&self, name: &str) -> Option<(Tool, &str, &[(usize, Vec<usize>)])> {
+        let (hash, deps) = self.tools.get(name)?;
         if deps.iter().any(|d| self.changed.contains(d)) {
             return None;
         }
-        Some((tool, deps))
+        let tool = read_tool(&self.dir, name, hash)?;
+        Some((tool, hash, deps))
     }
 }
 
