@@ -72,9 +72,10 @@ pub struct Snapshot {
     pub rmcp_tools: Vec<crate::rmcp::FoundRmcpTool>,
     /// The tools as rmcp derives them, before the record's transitions.
     pub derived: Surface,
-    /// The `#[mcp_contract::tool]`s derived in this run; the others were
-    /// taken from the cache (see [`crate::cache`]).
-    pub rederived: Vec<String>,
+    /// The `#[mcp_contract::tool]`s whose derivation read an item that
+    /// changed since the cached run (all of them without a cache); the
+    /// others derive exactly as cached (see [`crate::cache`]).
+    pub affected: Vec<String>,
 }
 
 /// What [`Builder::build`] did.
@@ -84,8 +85,9 @@ pub struct Built {
     /// Whether the sources were parsed and derived (false: the cache showed
     /// the last output still holds, after parsing only the changed files).
     pub full: bool,
-    /// The tools derived in this run (see [`Snapshot::rederived`]).
-    pub rederived: Vec<String>,
+    /// The tools an edit could change (see [`Snapshot::affected`]); empty
+    /// when the full step did not run.
+    pub affected: Vec<String>,
 }
 
 impl Builder {
@@ -201,13 +203,13 @@ impl Builder {
             return Ok(Built {
                 outcome,
                 full: false,
-                rederived: Vec::new(),
+                affected: Vec::new(),
             });
         }
         self.generate_from(setup).map(|s| Built {
             outcome: s.outcome,
             full: true,
-            rederived: s.rederived,
+            affected: s.affected,
         })
     }
 
@@ -377,7 +379,7 @@ impl Builder {
             _ => None,
         };
         let mut new_roots: Vec<cache::RootCache> = Vec::new();
-        let mut rederived: Vec<String> = Vec::new();
+        let mut affected: Vec<String> = Vec::new();
 
         let mut surface = Surface::new();
         let mut seen = BTreeMap::new();
@@ -408,11 +410,8 @@ impl Builder {
             let facts = cache_key
                 .as_ref()
                 .map(|_| file_facts(manifest_dir, &files, old_root.map(|r| &r.files[..])));
-            let tools_dir = out_dir
-                .as_deref()
-                .map(|d| d.join(cache::TOOLS_DIR).join(format!("root{i}")));
-            let reuse = match (old_root, &facts, &cached, &tools_dir) {
-                (Some(old), Some(facts), Some(_), Some(dir)) => reuse_for(old, &files, facts, dir),
+            let reuse = match (old_root, &facts, &cached) {
+                (Some(old), Some(facts), Some(_)) => reuse_for(old, &files, facts),
                 _ => None,
             };
             let mut index = TypeIndex::new(files);
@@ -471,10 +470,10 @@ impl Builder {
                     }
                 }
             }
-            rederived.extend(
+            affected.extend(
                 recorded
                     .iter()
-                    .filter(|t| reuse.as_ref().and_then(|r| r.get(&t.name)).is_none())
+                    .filter(|t| t.hash.is_empty())
                     .map(|t| t.name.clone()),
             );
             for (path, _, _) in index.files() {
@@ -550,7 +549,7 @@ impl Builder {
                     sources,
                     rmcp_tools,
                     derived,
-                    rederived,
+                    affected,
                 });
             }
         }
@@ -601,7 +600,7 @@ impl Builder {
             sources,
             rmcp_tools,
             derived,
-            rederived,
+            affected,
         })
     }
 
@@ -806,7 +805,6 @@ fn reuse_for(
     old: &cache::RootCache,
     files: &[ModuleFile],
     facts: &[(cache::Stamp, cache::FileFacts)],
-    dir: &Path,
 ) -> Option<cache::Reuse> {
     if old.whole || old.walked != files.len() || old.files.len() != old.walked {
         return None;
@@ -825,7 +823,6 @@ fn reuse_for(
             .tools
             .insert(t.name.clone(), (t.hash.clone(), t.deps.clone()));
     }
-    reuse.dir = dir.to_path_buf();
     Some(reuse)
 }
 

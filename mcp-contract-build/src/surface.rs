@@ -25,9 +25,9 @@ pub fn add_tools(
     add_tools_cached(surface, seen, index, tools, None, &mut Vec::new())
 }
 
-/// [`add_tools`], taking a tool from `reuse` when none of the items its
-/// last derivation read changed, and recording in `record` the items each
-/// tool's derivation read (its own struct included) for the next build.
+/// [`add_tools`], recording in `record` the items each tool's derivation
+/// read (its own struct included) for the next build, and whether `reuse`
+/// knows it as unaffected (its cached file hash kept; empty: affected).
 pub fn add_tools_cached(
     surface: &mut Surface,
     seen: &mut BTreeMap<String, (PathBuf, usize)>,
@@ -38,23 +38,7 @@ pub fn add_tools_cached(
 ) -> Result<(), Error> {
     for found in tools {
         let def = &found.def;
-        if let Some((tool, hash, deps)) = reuse.and_then(|r| r.get(&def.name)) {
-            if let Some(first) = seen.get(&def.name) {
-                return Err(Error::DuplicateTool {
-                    name: def.name.clone(),
-                    first: first.clone(),
-                    second: (found.file.clone(), found.line),
-                });
-            }
-            seen.insert(def.name.clone(), (found.file.clone(), found.line));
-            record.push(CachedTool {
-                name: def.name.clone(),
-                hash: hash.to_string(),
-                deps: deps.to_vec(),
-            });
-            surface.insert(tool);
-            continue;
-        }
+        let cached = reuse.and_then(|r| r.unaffected(&def.name));
         index.track();
         let derived = add_tool(surface, seen, index, found);
         let mut deps = index.take_touched();
@@ -62,10 +46,10 @@ pub fn add_tools_cached(
         if let Some(own) = index.type_loc(&found.module, &def.ident.to_string()) {
             deps.insert(own);
         }
-        // Derived now: its file is written (and `hash` set) after the run.
+        // An affected tool gets its file (and `hash`) after the run.
         record.push(CachedTool {
             name: def.name.clone(),
-            hash: String::new(),
+            hash: cached.unwrap_or_default().to_string(),
             deps: deps.into_iter().collect(),
         });
     }

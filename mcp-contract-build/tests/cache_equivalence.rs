@@ -3,7 +3,7 @@
 //! body, a new tool, a removed tool, a type moved to another file, a
 //! migration record, a corrupt and a foreign cache), the cached run writes
 //! byte for byte the lockfile and `OUT_DIR` files the uncached run writes,
-//! and derives only the tools the edit can change.
+//! and finds affected only the tools the edit can change.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -170,7 +170,7 @@ fn outputs(out: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn names(b: &Built) -> Vec<&str> {
-    let mut v: Vec<&str> = b.rederived.iter().map(String::as_str).collect();
+    let mut v: Vec<&str> = b.affected.iter().map(String::as_str).collect();
     v.sort();
     v
 }
@@ -269,11 +269,16 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
         c.edit("src/tools/a.rs", "to_lowercase()", "to_uppercase()");
         c.both("after the rebuild");
     }
-    // A damaged tool file: that tool is derived again.
+    // A damaged tool file, then an edit that affects that tool without
+    // changing its schema: the damaged file is not taken for the tool.
     std::fs::write(c.cached_out.join("mcp-contract-cache/root0/count.json"), "{}").unwrap();
-    c.edit("src/tools/a.rs", "pub search_text: String", "pub text: String");
-    let tools_gone = c.both("damaged tools file");
-    assert!(names(&tools_gone).contains(&"count"));
+    c.edit("src/tools/c.rs", "pub struct CountArgs", "#[derive(Clone)]\npub struct CountArgs");
+    let tools_gone = c.both("damaged tool file");
+    assert_eq!(names(&tools_gone), ["count"]);
+    // The same kind of edit with the tool's file intact: nothing rendered or written.
+    c.edit("src/tools/c.rs", "#[derive(Clone)]", "#[derive(Clone, Debug)]");
+    let same = c.both("same schema");
+    assert_eq!(names(&same), ["count"]);
 
     // An output in OUT_DIR touched since: the full step restores it.
     let entry = c.cached_out.join("mcp-contract/count.json");

@@ -9,9 +9,9 @@
 //! - parses only the files whose bytes changed; when their structure is the
 //!   same and no tool read a changed item (a handler's body), nothing is
 //!   derived, rendered, hashed or written ([`fast::unchanged`]);
-//! - otherwise derives again only the tools that read a changed item
-//!   ([`Reuse`]), and skips rendering and writing when the surface comes
-//!   out the same.
+//! - otherwise derives again, and when every tool that read a changed
+//!   item ([`Reuse`]) derives as cached (and the record has no transitions),
+//!   skips rendering, hashing and writing: the output is the cached one.
 //!
 //! The cache is an optimization only. It is keyed on everything else the
 //! output depends on ([`key`]: the build step's own binary, the builder's
@@ -30,10 +30,9 @@ pub mod format;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use mcp_contract::Tool;
-
 pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, read_tool, save_index, write_tool};
+
 
 /// Bumped whenever what the cache holds changes meaning.
 pub const FORMAT: u32 = 2;
@@ -196,30 +195,29 @@ pub fn output_stamps(out_dir: &Path) -> Vec<OutputStamp> {
         .collect()
 }
 
-/// What a full run may take from the cache for one root: the derived tool
-/// of every tool none of whose items changed (read from its file when
-/// asked for: parsing a cached tool costs about what deriving it does, so
-/// only those used are read).
+/// What a full run knows from the cache for one root: which items changed,
+/// so which tools' derivations read a changed item ("affected"); every
+/// other tool derives exactly as cached. (The run still derives every tool:
+/// in the unoptimized builds build scripts get, deriving a tool costs less
+/// than parsing its cached JSON back; what the sets save is rendering and
+/// writing when nothing affected changed, see the module docs.)
 #[derive(Debug, Default)]
 pub struct Reuse {
     /// (file index, item path) of every item that changed.
     pub changed: BTreeSet<(usize, Vec<usize>)>,
     /// The cached tools: file hash and the items they read.
     pub tools: BTreeMap<String, (String, Vec<(usize, Vec<usize>)>)>,
-    /// Where their files are.
-    pub dir: PathBuf,
 }
 
 impl Reuse {
-    /// The cached derivation of `name`, when none of the items it read
-    /// changed and its file is intact: (tool, its file hash, its items).
-    pub fn get(&self, name: &str) -> Option<(Tool, &str, &[(usize, Vec<usize>)])> {
+    /// The cached file hash of `name` when none of the items its
+    /// derivation read changed (it derives as cached).
+    pub fn unaffected(&self, name: &str) -> Option<&str> {
         let (hash, deps) = self.tools.get(name)?;
         if deps.iter().any(|d| self.changed.contains(d)) {
             return None;
         }
-        let tool = read_tool(&self.dir, name, hash)?;
-        Some((tool, hash, deps))
+        Some(hash)
     }
 }
 
