@@ -530,8 +530,9 @@ impl Builder {
             let outcome = match decision.mode {
                 _ if !same => None,
                 Mode::EmbedOnly => Some(LockOutcome::Skipped),
-                Mode::Update | Mode::Verify => lockfile_holds(index, lock_path, &mut updated)
-                    .then_some(LockOutcome::Unchanged),
+                Mode::Update | Mode::Verify => {
+                    lockfile_holds(index, lock_path, &mut updated).then_some(LockOutcome::Unchanged)
+                }
             };
             if let Some(outcome) = outcome {
                 self.print_before_sync(&sources, lock_path, &record);
@@ -583,7 +584,10 @@ impl Builder {
             for (i, root) in index.roots.iter_mut().enumerate() {
                 let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
                 for t in root.tools.iter_mut().filter(|t| t.hash.is_empty()) {
-                    if let Some(hash) = derived.get(&t.name).and_then(|d| cache::write_tool(&dir, d)) {
+                    if let Some(hash) = derived
+                        .get(&t.name)
+                        .and_then(|d| cache::write_tool(&dir, d))
+                    {
                         t.hash = hash;
                     }
                 }
@@ -753,7 +757,11 @@ fn file_facts(
 
 /// Whether the lockfile is still the one the cached run left (by its
 /// stamp, else by its bytes; a matching file's stamp is refreshed).
-fn lockfile_holds(cached: &cache::BuildCache, path: &Path, updated: &mut cache::BuildCache) -> bool {
+fn lockfile_holds(
+    cached: &cache::BuildCache,
+    path: &Path,
+    updated: &mut cache::BuildCache,
+) -> bool {
     if cached.lockfile_stamp.holds(path) {
         return true;
     }
@@ -775,16 +783,20 @@ fn same_tools(
     derived: &Surface,
 ) -> bool {
     roots.len() == index.roots.len()
-        && roots.iter().zip(&index.roots).enumerate().all(|(i, (now, old))| {
-            let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
-            now.tools.len() == old.tools.len()
-                && now.tools.iter().zip(&old.tools).all(|(n, o)| {
-                    n.name == o.name
-                        && (!n.hash.is_empty()
-                            || cache::read_tool(&dir, &o.name, &o.hash)
-                                .is_some_and(|cached| derived.get(&n.name) == Some(&cached)))
-                })
-        })
+        && roots
+            .iter()
+            .zip(&index.roots)
+            .enumerate()
+            .all(|(i, (now, old))| {
+                let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
+                now.tools.len() == old.tools.len()
+                    && now.tools.iter().zip(&old.tools).all(|(n, o)| {
+                        n.name == o.name
+                            && (!n.hash.is_empty()
+                                || cache::read_tool(&dir, &o.name, &o.hash)
+                                    .is_some_and(|cached| derived.get(&n.name) == Some(&cached)))
+                    })
+            })
 }
 
 /// After [`same_tools`]: the tools derived again keep their cached files.
@@ -812,7 +824,9 @@ fn reuse_for(
     let mut reuse = cache::Reuse::default();
     for (n, ((path, _, module), (_, now))) in files.iter().zip(facts).enumerate() {
         let before = &old.files[n];
-        if &before.path != path || &before.module != module || before.facts.structure != now.structure
+        if &before.path != path
+            || &before.module != module
+            || before.facts.structure != now.structure
         {
             return None;
         }

@@ -62,20 +62,20 @@ fn add_tool(
     index: &TypeIndex,
     found: &FoundTool,
 ) -> Result<(), Error> {
-        let def = &found.def;
-        if let Some(first) = seen.get(&def.name) {
-            return Err(Error::DuplicateTool {
-                name: def.name.clone(),
-                first: first.clone(),
-                second: (found.file.clone(), found.line),
-            });
-        }
-        seen.insert(def.name.clone(), (found.file.clone(), found.line));
-        let ident = &def.ident;
-        let args: syn::Type = syn::parse_quote!(#ident);
-        let input = input_schema_for(index, &args, &found.module)?;
-        if !mcp_contract::load::input_root_admits_object(&input) {
-            return Err(Error::Attribute {
+    let def = &found.def;
+    if let Some(first) = seen.get(&def.name) {
+        return Err(Error::DuplicateTool {
+            name: def.name.clone(),
+            first: first.clone(),
+            second: (found.file.clone(), found.line),
+        });
+    }
+    seen.insert(def.name.clone(), (found.file.clone(), found.line));
+    let ident = &def.ident;
+    let args: syn::Type = syn::parse_quote!(#ident);
+    let input = input_schema_for(index, &args, &found.module)?;
+    if !mcp_contract::load::input_root_admits_object(&input) {
+        return Err(Error::Attribute {
                 file: found.file.clone(),
                 problems: vec![(
                     found.line,
@@ -86,25 +86,25 @@ fn add_tool(
                     ),
                 )],
             });
-        }
-        let output = match &def.output {
-            Some(ty) => Some(output_schema_for(index, ty, &found.module)?),
-            None => None,
-        };
-        let hints = def.annotations.hints();
-        let annotations = (!hints.is_empty()).then(|| {
-            hints
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), Value::Bool(v)))
-                .collect::<Map<String, Value>>()
-        });
-        let mut tool = Tool::new(def.name.clone());
-        tool.version = def.version;
-        tool.title = def.title.clone();
-        tool.description = def.description.clone();
-        tool.annotations = annotations;
-        tool.input_schema = input;
-        tool.output_schema = output;
-        surface.insert(tool);
+    }
+    let output = match &def.output {
+        Some(ty) => Some(output_schema_for(index, ty, &found.module)?),
+        None => None,
+    };
+    let hints = def.annotations.hints();
+    let annotations = (!hints.is_empty()).then(|| {
+        hints
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), Value::Bool(v)))
+            .collect::<Map<String, Value>>()
+    });
+    let mut tool = Tool::new(def.name.clone());
+    tool.version = def.version;
+    tool.title = def.title.clone();
+    tool.description = def.description.clone();
+    tool.annotations = annotations;
+    tool.input_schema = input;
+    tool.output_schema = output;
+    surface.insert(tool);
     Ok(())
 }

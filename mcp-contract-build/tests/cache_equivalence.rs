@@ -189,18 +189,30 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     assert!(!again.full);
 
     // A handler's body: parsed, nothing derived.
-    c.edit("src/tools/a.rs", "vec![args.query.clone()]", "vec![args.query.to_uppercase()]");
+    c.edit(
+        "src/tools/a.rs",
+        "vec![args.query.clone()]",
+        "vec![args.query.to_uppercase()]",
+    );
     let body = c.both("handler body");
     assert!(!body.full, "a handler body edit ran the full step");
 
     // A field renamed: only that tool.
-    c.edit("src/tools/a.rs", "pub query: String", "pub search_text: String");
+    c.edit(
+        "src/tools/a.rs",
+        "pub query: String",
+        "pub search_text: String",
+    );
     let field = c.both("field rename");
     assert_eq!(names(&field), ["search"]);
     assert!(lock().contains("search_text"));
 
     // The doc comment of another tool: only that tool.
-    c.edit("src/tools/b.rs", "/// Fetches one thing.", "/// Fetches exactly one thing.");
+    c.edit(
+        "src/tools/b.rs",
+        "/// Fetches one thing.",
+        "/// Fetches exactly one thing.",
+    );
     let doc = c.both("tool doc");
     assert_eq!(names(&doc), ["fetch"]);
     assert!(lock().contains("Fetches exactly one thing."));
@@ -223,7 +235,11 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
         "src/tools/c.rs",
         "/// Counts.\n#[mcp_contract::tool(name = \"count\")]\npub struct CountArgs {\n    pub of: String,\n}\n",
     );
-    c.edit("src/tools/mod.rs", "pub mod b;\n", "pub mod b;\npub mod c;\n");
+    c.edit(
+        "src/tools/mod.rs",
+        "pub mod b;\n",
+        "pub mod b;\npub mod c;\n",
+    );
     let added = c.both("new tool");
     assert!(added.full && names(&added).contains(&"count"));
 
@@ -271,12 +287,24 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     }
     // A damaged tool file, then an edit that affects that tool without
     // changing its schema: the damaged file is not taken for the tool.
-    std::fs::write(c.cached_out.join("mcp-contract-cache/root0/count.json"), "{}").unwrap();
-    c.edit("src/tools/c.rs", "pub struct CountArgs", "#[derive(Clone)]\npub struct CountArgs");
+    std::fs::write(
+        c.cached_out.join("mcp-contract-cache/root0/count.json"),
+        "{}",
+    )
+    .unwrap();
+    c.edit(
+        "src/tools/c.rs",
+        "pub struct CountArgs",
+        "#[derive(Clone)]\npub struct CountArgs",
+    );
     let tools_gone = c.both("damaged tool file");
     assert_eq!(names(&tools_gone), ["count"]);
     // The same kind of edit with the tool's file intact: nothing rendered or written.
-    c.edit("src/tools/c.rs", "#[derive(Clone)]", "#[derive(Clone, Debug)]");
+    c.edit(
+        "src/tools/c.rs",
+        "#[derive(Clone)]",
+        "#[derive(Clone, Debug)]",
+    );
     let same = c.both("same schema");
     assert_eq!(names(&same), ["count"]);
 

@@ -241,7 +241,12 @@ fn main() {
         h.published.len()
     });
     let cache_kib = std::fs::read_dir(&cache_dir)
-        .map(|d| d.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum::<u64>())
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum::<u64>()
+        })
         .unwrap_or(0)
         / 1024;
     let hist = time(5, || {

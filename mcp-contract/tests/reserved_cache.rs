@@ -25,7 +25,12 @@ fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
         .env("GIT_COMMITTER_NAME", "t")
         .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .args(["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(args)
         .output()
         .expect("git");
@@ -93,14 +98,21 @@ impl Repo1 {
         assert_eq!(s, Source::Walked);
         let (cached, source) = reserved_history(&repo, &head, rel, &wanted, true).unwrap();
         assert_eq!(plain, full, "{step}: uncached differs from the walk");
-        assert_eq!(cached, full, "{step}: cached differs from the walk ({source:?})");
+        assert_eq!(
+            cached, full,
+            "{step}: cached differs from the walk ({source:?})"
+        );
         // A subset is a subset.
         let one = Wanted {
             tools: full.published.keys().take(1).cloned().collect(),
             entries: Default::default(),
         };
         let (part, again) = reserved_history(&repo, &head, rel, &one, true).unwrap();
-        assert_eq!(again, Source::Cached, "{step}: second look not from the cache");
+        assert_eq!(
+            again,
+            Source::Cached,
+            "{step}: second look not from the cache"
+        );
         assert_eq!(part.published.len(), one.tools.len());
         assert_eq!(part.revisions, full.revisions);
         source
@@ -123,15 +135,33 @@ fn cached_and_walked_reserved_names_agree_over_a_sequence_of_commits() {
         dir: tempfile::tempdir().unwrap(),
     };
     git(r.root(), &["init", "-q"]);
-    r.commit(&surface(json!([tool("a", &["x", "y"]), tool("b", &["z"])]), json!([])), "c1");
+    r.commit(
+        &surface(
+            json!([tool("a", &["x", "y"]), tool("b", &["z"])]),
+            json!([]),
+        ),
+        "c1",
+    );
     assert_eq!(r.compare("first"), Source::Walked);
 
-    r.commit(&surface(json!([tool("a", &["x", "y"])]), json!([])), "remove b");
+    r.commit(
+        &surface(json!([tool("a", &["x", "y"])]), json!([])),
+        "remove b",
+    );
     assert_eq!(r.compare("removed tool"), Source::Updated(1));
 
-    r.commit(&surface(json!([tool("a", &["x"])]), json!([])), "remove field y");
-    git(r.root(), &["commit", "-q", "--allow-empty", "-m", "unrelated"]);
-    assert_eq!(r.compare("removed field + unrelated commit"), Source::Updated(1));
+    r.commit(
+        &surface(json!([tool("a", &["x"])]), json!([])),
+        "remove field y",
+    );
+    git(
+        r.root(),
+        &["commit", "-q", "--allow-empty", "-m", "unrelated"],
+    );
+    assert_eq!(
+        r.compare("removed field + unrelated commit"),
+        Source::Updated(1)
+    );
 
     // Hand-formatted (not canonical) and then broken revisions.
     let s = surface(json!([tool("a", &["x", "w"])]), json!([]));
@@ -150,7 +180,10 @@ fn cached_and_walked_reserved_names_agree_over_a_sequence_of_commits() {
         "restored with a prompt",
     );
     assert_eq!(r.compare("deleted + restored"), Source::Updated(2));
-    r.commit(&surface(json!([tool("a", &["x"])]), json!([])), "prompt and c removed");
+    r.commit(
+        &surface(json!([tool("a", &["x"])]), json!([])),
+        "prompt and c removed",
+    );
     assert!(matches!(r.compare("prompt removed"), Source::Updated(1)));
 
     // A merge: the side branch's key is not on main's first-parent chain.
@@ -158,10 +191,21 @@ fn cached_and_walked_reserved_names_agree_over_a_sequence_of_commits() {
     r.commit(&surface(json!([tool("a", &["x", "v"])]), json!([])), "side");
     assert_eq!(r.compare("side branch"), Source::Updated(1));
     git(r.root(), &["checkout", "-q", "main"]);
-    r.commit(&surface(json!([tool("a", &["x"]), tool("d", &[])]), json!([])), "main moves");
-    git(r.root(), &["merge", "-q", "--no-ff", "-s", "ours", "side", "-m", "merge"]);
+    r.commit(
+        &surface(json!([tool("a", &["x"]), tool("d", &[])]), json!([])),
+        "main moves",
+    );
+    git(
+        r.root(),
+        &[
+            "merge", "-q", "--no-ff", "-s", "ours", "side", "-m", "merge",
+        ],
+    );
     assert_eq!(r.compare("merge"), Source::Walked);
-    r.commit(&surface(json!([tool("d", &["q"])]), json!([])), "after merge");
+    r.commit(
+        &surface(json!([tool("d", &["q"])]), json!([])),
+        "after merge",
+    );
     assert_eq!(r.compare("after merge"), Source::Updated(1));
 
     // Rewritten history: the key commit is no ancestor any more.
@@ -180,7 +224,10 @@ fn cached_and_walked_reserved_names_agree_over_a_sequence_of_commits() {
             bytes[at] ^= 0x01;
         }
         std::fs::write(&path, bytes).unwrap();
-        r.commit(&surface(json!([tool("e", &["x", "n"])]), json!([])), "after damage");
+        r.commit(
+            &surface(json!([tool("e", &["x", "n"])]), json!([])),
+            "after damage",
+        );
         assert_eq!(r.compare("damaged cache"), Source::Walked);
     }
 }

@@ -122,7 +122,13 @@ fn encode_index(c: &BuildCache) -> Option<String> {
     let mut out = String::new();
     let l = &c.lockfile_stamp;
     let _ = writeln!(out, "key\t{}", text(&c.key)?);
-    let _ = writeln!(out, "lockfile\t{}\t{}\t{}", text(&c.lockfile)?, l.len, l.mtime);
+    let _ = writeln!(
+        out,
+        "lockfile\t{}\t{}\t{}",
+        text(&c.lockfile)?,
+        l.len,
+        l.mtime
+    );
     for o in &c.outputs {
         let _ = writeln!(out, "out\t{}\t{}\t{}", o.len, o.mtime, text(&o.path)?);
     }
@@ -395,9 +401,11 @@ mod tests {
         let mut flipped = good.clone();
         let at = good.len() - 5;
         flipped[at] ^= 1;
-        let other_format = String::from_utf8(good.clone())
-            .unwrap()
-            .replacen(&format!("cache {FORMAT} "), "cache 999 ", 1);
+        let other_format = String::from_utf8(good.clone()).unwrap().replacen(
+            &format!("cache {FORMAT} "),
+            "cache 999 ",
+            1,
+        );
         for bad in [
             flipped,
             good[..good.len() / 2].to_vec(),

@@ -33,7 +33,6 @@ use std::path::{Path, PathBuf};
 pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, read_tool, save_index, write_tool};
 
-
 /// Bumped whenever what the cache holds changes meaning.
 pub const FORMAT: u32 = 2;
 /// The cache's files in `OUT_DIR`.
@@ -150,7 +149,9 @@ pub fn key(parts: &[&[u8]]) -> String {
     if let Ok(exe) = std::env::current_exe() {
         text.extend_from_slice(exe.to_string_lossy().as_bytes());
         if let Ok(meta) = std::fs::metadata(&exe) {
-            text.extend_from_slice(format!(" {} {:?}\n", meta.len(), meta.modified().ok()).as_bytes());
+            text.extend_from_slice(
+                format!(" {} {:?}\n", meta.len(), meta.modified().ok()).as_bytes(),
+            );
         }
     }
     for part in parts {

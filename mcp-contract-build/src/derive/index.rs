@@ -341,10 +341,10 @@ impl TypeIndex {
                 Some(Target::Local(l)) if &l == target => {
                     self.touch(loc);
                     imp.items.iter().find_map(|i| match i {
-                    syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
-                        Some(f)
-                    }
-                    _ => None,
+                        syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
+                            Some(f)
+                        }
+                        _ => None,
                     })
                 }
                 _ => None,

@@ -125,10 +125,7 @@ fn fold(
     reader.finish()?;
     let mut history = builder.finish();
     history.timelines.clear();
-    Ok(State {
-        history,
-        last_blob,
-    })
+    Ok(State { history, last_blob })
 }
 
 /// The cached state brought to `upto` when `upto`'s first-parent chain
@@ -186,7 +183,8 @@ impl State {
     fn select(self, wanted: &Wanted) -> History {
         let mut h = self.history;
         h.published.retain(|k, _| wanted.tools.contains(k));
-        h.published_entries.retain(|k, _| wanted.entries.contains(k));
+        h.published_entries
+            .retain(|k, _| wanted.entries.contains(k));
         h
     }
 
@@ -204,17 +202,25 @@ impl State {
                 .iter()
                 .map(|(ptr, (schema, commit))| (ptr.clone(), json!([schema, commit])))
                 .collect();
-            let line = json!({"last": tool_json(&p.last), "commit": p.last_commit, "properties": props});
+            let line =
+                json!({"last": tool_json(&p.last), "commit": p.last_commit, "properties": props});
             body.push_str(&format!("T {}\t{line}\n", json!(name)));
         }
         for (key, (surface, commit)) in &h.published_entries {
             let text = crate::lockfile::render(surface);
-            if crate::lockfile::parse(text.as_bytes(), rel_path).ok().as_ref() != Some(surface) {
+            if crate::lockfile::parse(text.as_bytes(), rel_path)
+                .ok()
+                .as_ref()
+                != Some(surface)
+            {
                 return None;
             }
             body.push_str(&format!("E {}\t{}\n", json!(key), json!([text, commit])));
         }
-        Some(format!("{MAGIC} {FORMAT} {}\n{body}", checksum(body.as_bytes())))
+        Some(format!(
+            "{MAGIC} {FORMAT} {}\n{body}",
+            checksum(body.as_bytes())
+        ))
     }
 }
 
@@ -276,7 +282,11 @@ impl<'a> Cached<'a> {
         })
     }
 
-    fn history_with(&self, tools: &mut dyn Iterator<Item = (&String, &&'a str)>, entries: &mut dyn Iterator<Item = (&String, &&'a str)>) -> Option<History> {
+    fn history_with(
+        &self,
+        tools: &mut dyn Iterator<Item = (&String, &&'a str)>,
+        entries: &mut dyn Iterator<Item = (&String, &&'a str)>,
+    ) -> Option<History> {
         let mut h = History {
             revisions: self.revisions,
             skipped: self.skipped.clone(),
@@ -287,8 +297,7 @@ impl<'a> Cached<'a> {
         }
         for (key, line) in entries {
             let v: Value = serde_json::from_str(line).ok()?;
-            let surface =
-                crate::lockfile::parse(v[0].as_str()?.as_bytes(), &self.file).ok()?;
+            let surface = crate::lockfile::parse(v[0].as_str()?.as_bytes(), &self.file).ok()?;
             h.published_entries
                 .insert(key.clone(), (surface, v[1].as_str()?.to_string()));
         }
@@ -407,7 +416,11 @@ fn cache_path(repo: &Repo, rel_path: &str) -> Option<PathBuf> {
     } else {
         let text = std::fs::read_to_string(&dot).ok()?;
         let dir = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
-        let dir = if dir.is_absolute() { dir } else { repo.root.join(dir) };
+        let dir = if dir.is_absolute() {
+            dir
+        } else {
+            repo.root.join(dir)
+        };
         match std::fs::read_to_string(dir.join("commondir")) {
             Ok(common) => {
                 let c = PathBuf::from(common.trim());
