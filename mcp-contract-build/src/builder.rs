@@ -521,7 +521,12 @@ impl Builder {
         // taken from the cache is the cached one, and every tool derived
         // again equals its cached file.
         if let (Some(index), Some(out)) = (&cached, out_dir) {
+            // Every tool is an `#[mcp_contract::tool]` of a root cached item
+            // by item (no rmcp tools, no other crates' types).
+            let covered = new_roots.iter().all(|r| !r.whole)
+                && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len();
             let same = tools_only
+                && covered
                 && record.entries.is_empty()
                 && surface == derived
                 && same_tools(index, &new_roots, out, &derived)

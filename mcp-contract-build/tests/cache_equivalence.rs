@@ -332,3 +332,46 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     let relocked = c.both("edited lockfile");
     assert!(relocked.full);
 }
+
+/// rmcp's own `#[tool]`s are cached with their crate as a whole: an edit of
+/// their argument type is never answered from the cache.
+#[test]
+fn rmcp_tools_are_never_taken_from_the_cache() {
+    let c = Crate::new();
+    c.write("src/lib.rs", "pub mod server;\n");
+    c.write(
+        "src/server.rs",
+        r#"use rmcp::handler::server::wrapper::Parameters;
+use rmcp::{tool, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct EchoArgs {
+    /// The text.
+    pub text: String,
+}
+
+pub struct Server;
+
+#[tool_router]
+impl Server {
+    /// Echoes.
+    #[tool]
+    async fn echo(&self, Parameters(a): Parameters<EchoArgs>) -> String {
+        a.text
+    }
+}
+"#,
+    );
+    let lock = || std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
+    c.both("rmcp first");
+    assert!(lock().contains("\"echo\"") && lock().contains("\"text\""));
+    c.edit("src/server.rs", "        a.text\n", "        a.text.to_uppercase()\n");
+    c.both("rmcp body");
+    c.edit("src/server.rs", "pub text: String", "pub words: String");
+    let renamed = c.both("rmcp field");
+    assert!(renamed.full);
+    assert!(lock().contains("\"words\""));
+    c.edit("src/server.rs", "/// The text.", "/// The words.");
+    c.both("rmcp field doc");
+    assert!(lock().contains("The words."));
+}
