@@ -42,6 +42,10 @@ pub struct Builder {
     no_cache: bool,
 }
 
+/// The most affected tools compared with their cached files to skip
+/// rendering (see `generate_from`).
+const MAX_COMPARED: usize = 16;
+
 /// What every run works out first from the builder and the environment.
 struct Setup {
     manifest_dir: PathBuf,
@@ -525,8 +529,12 @@ impl Builder {
             // by item (no rmcp tools, no other crates' types).
             let covered = new_roots.iter().all(|r| !r.whole)
                 && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len();
+            // Comparing reads each affected tool's cached file: past a few,
+            // rendering is cheaper than finding out that it was not needed.
+            let few = affected.len() <= MAX_COMPARED;
             let same = tools_only
                 && covered
+                && few
                 && record.entries.is_empty()
                 && surface == derived
                 && same_tools(index, &new_roots, out, &derived)
