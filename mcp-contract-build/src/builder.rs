@@ -59,6 +59,8 @@ struct Setup {
     record_path: PathBuf,
     /// The cache key, when the cache is used (an `OUT_DIR`, not disabled).
     cache_key: Option<String>,
+    /// The cache in `OUT_DIR`, when it has this key (read once per run).
+    cached: Option<cache::BuildCache>,
 }
 
 /// The result of a successful [`Builder::generate`].
@@ -266,6 +268,10 @@ impl Builder {
             }
             _ => None,
         };
+        let cached = match (&out_dir, &cache_key) {
+            (Some(dir), Some(key)) => cache::load(dir).filter(|c| &c.key == key),
+            _ => None,
+        };
         Ok(Setup {
             manifest_dir,
             package,
@@ -277,22 +283,21 @@ impl Builder {
             roots,
             record_path,
             cache_key,
+            cached,
         })
     }
 
     /// The cache's answer when the last output still holds (see
     /// [`cache::fast`]): directives printed, lockfile compared.
     fn try_unchanged(&self, setup: &Setup) -> Result<Option<LockOutcome>, Error> {
-        let (Some(out_dir), Some(key)) = (&setup.out_dir, &setup.cache_key) else {
-            return Ok(None);
-        };
-        let Some(cached) = cache::load(out_dir).filter(|c| &c.key == key) else {
+        let (Some(out_dir), Some(cached)) = (&setup.out_dir, &setup.cached) else {
             return Ok(None);
         };
         if cached.roots.len() != setup.roots.len() {
             return Ok(None);
         }
         let mut updated = cached.clone();
+        let cached = cached.clone();
         let mut sources: Vec<PathBuf> = Vec::new();
         for (i, (root, kind)) in setup.roots.iter().enumerate() {
             let rc = &cached.roots[i];
@@ -377,11 +382,8 @@ impl Builder {
             roots,
             record_path,
             cache_key,
+            cached,
         } = &setup;
-        let cached = match (out_dir, cache_key) {
-            (Some(dir), Some(key)) => cache::load(dir).filter(|c| &c.key == key),
-            _ => None,
-        };
         let mut new_roots: Vec<cache::RootCache> = Vec::new();
         let mut affected: Vec<String> = Vec::new();
 

@@ -99,7 +99,8 @@ fn undotted(s: &str) -> Option<Vec<usize>> {
 /// Free text in a line: no tab, newline or carriage return (a path that has
 /// one is not cached).
 fn text(s: &str) -> Option<&str> {
-    (!s.contains(['\t', '\n', '\r'])).then_some(s)
+    let bad = s.bytes().any(|b| b == b'\t' || b == b'\n' || b == b'\r');
+    (!bad).then_some(s)
 }
 
 fn module_text(m: &[String]) -> String {
@@ -121,11 +122,11 @@ fn encode_index(c: &BuildCache) -> Option<String> {
     use std::fmt::Write;
     let mut out = String::new();
     let l = &c.lockfile_stamp;
-    let _ = writeln!(out, "key\t{}", text(&c.key)?);
+    let _ = writeln!(out, "key\t{}", &c.key);
     let _ = writeln!(
         out,
         "lockfile\t{}\t{}\t{}",
-        text(&c.lockfile)?,
+        &c.lockfile,
         l.len,
         l.mtime
     );
@@ -147,13 +148,13 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                 "file\t{}\t{}\t{}\t{}\t{}\t{}",
                 f.stamp.len,
                 f.stamp.mtime,
-                text(&f.facts.content)?,
-                text(&f.facts.structure)?,
+                &f.facts.content,
+                &f.facts.structure,
                 text(&module_text(&f.module))?,
                 text(&f.path.to_string_lossy())?
             );
             for (p, h) in &f.facts.items {
-                let _ = writeln!(out, "item\t{}\t{}", dotted(p), text(h)?);
+                let _ = writeln!(out, "item\t{}\t{}", dotted(p), h);
             }
             for (p, m, is_mod) in &f.children {
                 let _ = writeln!(
@@ -175,7 +176,7 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                 out,
                 "tool\t{}\t{}\t{}",
                 text(&t.name)?,
-                text(&t.hash)?,
+                &t.hash,
                 deps.join(" ")
             );
         }
