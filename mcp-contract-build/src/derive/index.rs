@@ -65,6 +65,10 @@ pub struct TypeIndex {
     loaded: BTreeMap<usize, String>,
     /// Crates a path reached that are not loaded yet.
     wanted: RefCell<BTreeSet<usize>>,
+    /// While tracking ([`TypeIndex::track`]): every item a derivation read,
+    /// as (file index, item path). The build step's cache re-derives a tool
+    /// only when one of these items changed.
+    touched: RefCell<Option<BTreeSet<(usize, Vec<usize>)>>>,
 }
 
 const MAX_DEPTH: usize = 24;
@@ -82,6 +86,7 @@ impl TypeIndex {
             deps: BTreeMap::new(),
             loaded: BTreeMap::new(),
             wanted: RefCell::new(BTreeSet::new()),
+            touched: RefCell::new(None),
         };
         index.add_files(files);
         index
@@ -242,7 +247,37 @@ impl TypeIndex {
         self.files[loc.file].0.as_path()
     }
 
+    /// Starts recording every item read (see [`TypeIndex::take_touched`]).
+    pub fn track(&self) {
+        *self.touched.borrow_mut() = Some(BTreeSet::new());
+    }
+
+    /// The items read since [`TypeIndex::track`], as (file index, item
+    /// path through inline modules); stops recording.
+    pub fn take_touched(&self) -> BTreeSet<(usize, Vec<usize>)> {
+        self.touched.borrow_mut().take().unwrap_or_default()
+    }
+
+    /// Where the type `name` declared in `module` is (file index, item path).
+    pub fn type_loc(&self, module: &[String], name: &str) -> Option<(usize, Vec<usize>)> {
+        let loc = self.scopes.get(module)?.types.get(name)?;
+        Some((loc.file, loc.path.clone()))
+    }
+
+    fn touch(&self, loc: &ItemLoc) {
+        if let Some(set) = self.touched.borrow_mut().as_mut() {
+            set.insert((loc.file, loc.path.clone()));
+        }
+    }
+
     pub(crate) fn item(&self, loc: &ItemLoc) -> &syn::Item {
+        self.touch(loc);
+        self.item_untracked(loc)
+    }
+
+    /// [`TypeIndex::item`] without recording it: for scans whose outcome
+    /// depends only on what the file's structure digest covers (impl headers).
+    fn item_untracked(&self, loc: &ItemLoc) -> &syn::Item {
         let mut items: &[syn::Item] = &self.files[loc.file].1.items;
         let (last, inner) = loc.path.split_last().expect("an item path is never empty");
         for &i in inner {
@@ -258,7 +293,7 @@ impl TypeIndex {
     /// and `X` resolves to `target`.
     pub(crate) fn trait_impl(&self, target: &ItemLoc, trait_name: &str) -> Option<&syn::ItemImpl> {
         self.impls.iter().find_map(|loc| {
-            let syn::Item::Impl(imp) = self.item(loc) else {
+            let syn::Item::Impl(imp) = self.item_untracked(loc) else {
                 return None;
             };
             let (_, tr, _) = imp.trait_.as_ref()?;
@@ -275,7 +310,10 @@ impl TypeIndex {
                 .map(|s| s.ident.to_string())
                 .collect();
             match self.resolve(&loc.module, &segs, Ns::Type) {
-                Some(Target::Local(l)) if &l == target => Some(imp),
+                Some(Target::Local(l)) if &l == target => {
+                    self.touch(loc);
+                    Some(imp)
+                }
                 _ => None,
             }
         })
@@ -284,7 +322,7 @@ impl TypeIndex {
     /// `impl X { fn name() -> .. }`: a zero-argument inherent function of `target`.
     pub(crate) fn inherent_fn(&self, target: &ItemLoc, name: &str) -> Option<&syn::ImplItemFn> {
         self.impls.iter().find_map(|loc| {
-            let syn::Item::Impl(imp) = self.item(loc) else {
+            let syn::Item::Impl(imp) = self.item_untracked(loc) else {
                 return None;
             };
             if imp.trait_.is_some() {
@@ -300,12 +338,15 @@ impl TypeIndex {
                 .map(|s| s.ident.to_string())
                 .collect();
             match self.resolve(&loc.module, &segs, Ns::Type) {
-                Some(Target::Local(l)) if &l == target => imp.items.iter().find_map(|i| match i {
-                    syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
-                        Some(f)
-                    }
-                    _ => None,
-                }),
+                Some(Target::Local(l)) if &l == target => {
+                    self.touch(loc);
+                    imp.items.iter().find_map(|i| match i {
+                        syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
+                            Some(f)
+                        }
+                        _ => None,
+                    })
+                }
                 _ => None,
             }
         })

@@ -36,7 +36,7 @@ use std::path::Path;
 use serde_json::Value;
 
 pub use error::{DeriveError, SCHEMA_OVERRIDE_ATTRIBUTE, TYPE_SCHEMA_ATTRIBUTE};
-pub(crate) use files::is_cfg_test;
+pub(crate) use files::{declared_children, is_cfg_test};
 pub use files::{module_files, ModuleFile};
 pub use index::TypeIndex;
 
