@@ -109,14 +109,26 @@ impl TypeIndex {
 
     /// Parses crate `i` and adds its items (display paths relative to `package_root`).
     pub fn load_crate(&mut self, i: usize, package_root: &Path) -> Result<(), DeriveError> {
-        if self.loaded.contains_key(&i) {
+        if self.loaded.contains_key(&i) || i >= self.crates.len() {
             return Ok(());
         }
+        let files = module_files_of_dependency(package_root, &self.crates[i].root)?;
+        self.add_crate_files(i, files);
+        Ok(())
+    }
+
+    /// Adds crate `i` from files already parsed, with module paths relative
+    /// to that crate's root (what [`load_crate`](Self::load_crate) reads from
+    /// its `lib.rs`; source excerpts that are not buildable give them by
+    /// path convention instead).
+    pub fn add_crate_files(&mut self, i: usize, files: Vec<ModuleFile>) {
+        if self.loaded.contains_key(&i) {
+            return;
+        }
         let Some(c) = self.crates.get(i) else {
-            return Ok(());
+            return;
         };
         let root_seg = format!("::{}#{i}", c.name);
-        let files = module_files_of_dependency(package_root, &c.root)?;
         let files = files
             .into_iter()
             .map(|(path, file, module)| {
@@ -127,7 +139,6 @@ impl TypeIndex {
             .collect();
         self.loaded.insert(i, root_seg);
         self.add_files(files);
-        Ok(())
     }
 
     fn add_files(&mut self, files: Vec<ModuleFile>) {
