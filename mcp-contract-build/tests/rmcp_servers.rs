@@ -675,4 +675,21 @@ fn spreadsheet_mcp() {
         "PSU3D0__spreadsheet-mcp: {} tools gated on feature `recalc`",
         gated.len()
     );
+    // Types reached through `pub use spreadsheet_kit::tools::*;` in the
+    // sibling crate; outputs through the local `type Json<T> = McpJson<Pruned<T>>`;
+    // `StyleOpInput`'s hand-written impl hands over to `StyleOp`.
+    let list = tool(&outcomes, "server.rs", "list_workbooks");
+    assert!(
+        list.output_schema.is_some(),
+        "list_workbooks has an output schema"
+    );
+    let style = tool(&outcomes, "server.rs", "style_batch");
+    let ops = &style.input_schema["properties"]["ops"]["items"];
+    assert_eq!(
+        ops,
+        &json!({"$ref": "#/$defs/StyleOp"}),
+        "{}",
+        style.input_schema
+    );
+    assert!(style.input_schema["$defs"]["StyleOp"].is_object());
 }

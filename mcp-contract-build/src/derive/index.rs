@@ -268,6 +268,16 @@ impl TypeIndex {
     /// Every `impl Trait for X` in the crate where the trait's last segment is `trait_name`
     /// and `X` resolves to `target`.
     pub(crate) fn trait_impl(&self, target: &ItemLoc, trait_name: &str) -> Option<&syn::ItemImpl> {
+        self.trait_impl_with_loc(target, trait_name)
+            .map(|(imp, _)| imp)
+    }
+
+    /// [`trait_impl`](Self::trait_impl), with where the impl is written.
+    pub(crate) fn trait_impl_with_loc(
+        &self,
+        target: &ItemLoc,
+        trait_name: &str,
+    ) -> Option<(&syn::ItemImpl, &ItemLoc)> {
         self.impls.iter().find_map(|loc| {
             let syn::Item::Impl(imp) = self.item(loc) else {
                 return None;
@@ -286,7 +296,7 @@ impl TypeIndex {
                 .map(|s| s.ident.to_string())
                 .collect();
             match self.resolve(&loc.module, &segs, Ns::Type) {
-                Some(Target::Local(l)) if &l == target => Some(imp),
+                Some(Target::Local(l)) if &l == target => Some((imp, loc)),
                 _ => None,
             }
         })
@@ -415,6 +425,16 @@ impl TypeIndex {
                 let mut full = path.clone();
                 full.extend_from_slice(&rest[1..]);
                 return self.resolve_at(module, &full, ns, depth + 1);
+            }
+        }
+        // A module brought in by a glob (`pub use other_crate::tools::*;`
+        // then `tools::fork::Params`): a path into another crate marks that
+        // crate wanted, and resolves once it is loaded.
+        for glob in &scope.globs {
+            let mut full = glob.clone();
+            full.extend_from_slice(rest);
+            if let Some(t @ Target::Local(_)) = self.resolve_at(module, &full, ns, depth + 1) {
+                return Some(t);
             }
         }
         None
