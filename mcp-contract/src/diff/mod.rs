@@ -26,6 +26,7 @@ mod schema;
 pub mod server;
 mod strings;
 mod tool;
+pub mod weaken;
 
 use std::collections::BTreeMap;
 
@@ -256,6 +257,7 @@ pub fn diff_surfaces(old: &Surface, new: &Surface) -> DiffReport {
         old.server.as_ref(),
         new.server.as_ref(),
     ));
+    weaken::apply(&mut changes);
     DiffReport { changes }
 }
 
