@@ -17,6 +17,7 @@ mod keywords;
 mod label;
 mod numbers;
 mod objects;
+mod place;
 mod prompts;
 mod rename;
 mod resolution;
@@ -26,6 +27,7 @@ pub mod server;
 mod strings;
 mod tool;
 mod vacuous;
+pub mod weaken;
 
 use std::collections::BTreeMap;
 
@@ -256,6 +258,7 @@ pub fn diff_surfaces(old: &Surface, new: &Surface) -> DiffReport {
         old.server.as_ref(),
         new.server.as_ref(),
     ));
+    weaken::apply(&mut changes);
     DiffReport { changes }
 }
 
