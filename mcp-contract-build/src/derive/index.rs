@@ -118,14 +118,26 @@ impl TypeIndex {
 
     /// Parses crate `i` and adds its items (display paths relative to `package_root`).
     pub fn load_crate(&mut self, i: usize, package_root: &Path) -> Result<(), DeriveError> {
-        if self.loaded.contains_key(&i) {
+        if self.loaded.contains_key(&i) || i >= self.crates.len() {
             return Ok(());
         }
+        let files = module_files_of_dependency(package_root, &self.crates[i].root)?;
+        self.add_crate_files(i, files);
+        Ok(())
+    }
+
+    /// Adds crate `i` from files already parsed, with module paths relative
+    /// to that crate's root (what [`load_crate`](Self::load_crate) reads from
+    /// its `lib.rs`; source excerpts that are not buildable give them by
+    /// path convention instead).
+    pub fn add_crate_files(&mut self, i: usize, files: Vec<ModuleFile>) {
+        if self.loaded.contains_key(&i) {
+            return;
+        }
         let Some(c) = self.crates.get(i) else {
-            return Ok(());
+            return;
         };
         let root_seg = format!("::{}#{i}", c.name);
-        let files = module_files_of_dependency(package_root, &c.root)?;
         let files = files
             .into_iter()
             .map(|(path, file, module)| {
@@ -136,7 +148,6 @@ impl TypeIndex {
             .collect();
         self.loaded.insert(i, root_seg);
         self.add_files(files);
-        Ok(())
     }
 
     fn add_files(&mut self, files: Vec<ModuleFile>) {
@@ -296,6 +307,16 @@ impl TypeIndex {
     /// Every `impl Trait for X` in the crate where the trait's last segment is `trait_name`
     /// and `X` resolves to `target`.
     pub(crate) fn trait_impl(&self, target: &ItemLoc, trait_name: &str) -> Option<&syn::ItemImpl> {
+        self.trait_impl_with_loc(target, trait_name)
+            .map(|(imp, _)| imp)
+    }
+
+    /// [`trait_impl`](Self::trait_impl), with where the impl is written.
+    pub(crate) fn trait_impl_with_loc(
+        &self,
+        target: &ItemLoc,
+        trait_name: &str,
+    ) -> Option<(&syn::ItemImpl, &ItemLoc)> {
         self.impls.iter().find_map(|loc| {
             let syn::Item::Impl(imp) = self.item_untracked(loc) else {
                 return None;
@@ -316,7 +337,7 @@ impl TypeIndex {
             match self.resolve(&loc.module, &segs, Ns::Type) {
                 Some(Target::Local(l)) if &l == target => {
                     self.touch(loc);
-                    Some(imp)
+                    Some((imp, loc))
                 }
                 _ => None,
             }
@@ -449,6 +470,16 @@ impl TypeIndex {
                 let mut full = path.clone();
                 full.extend_from_slice(&rest[1..]);
                 return self.resolve_at(module, &full, ns, depth + 1);
+            }
+        }
+        // A module brought in by a glob (`pub use other_crate::tools::*;`
+        // then `tools::fork::Params`): a path into another crate marks that
+        // crate wanted, and resolves once it is loaded.
+        for glob in &scope.globs {
+            let mut full = glob.clone();
+            full.extend_from_slice(rest);
+            if let Some(t @ Target::Local(_)) = self.resolve_at(module, &full, ns, depth + 1) {
+                return Some(t);
             }
         }
         None

@@ -23,6 +23,7 @@ mod builtin;
 mod case;
 mod container;
 mod defaults;
+mod delegate;
 mod docs;
 mod error;
 mod files;
