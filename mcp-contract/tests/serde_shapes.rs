@@ -818,3 +818,19 @@ fn an_unguarded_self_reference_is_reported_not_assumed() {
     assert!(!breaking_out(old.clone(), new).is_empty());
     assert_eq!(breaking_out(old.clone(), old), vec![]);
 }
+
+#[test]
+fn a_schema_nested_300_deep_is_compared_on_a_test_thread() {
+    // test threads have 2 MiB of stack; the comparator moves deep schemas
+    // onto a stack of their own instead of overflowing
+    let nested = |leaf: Value| {
+        (0..300).fold(leaf, |inner, _| {
+            json!({"type": "object", "properties": {"a": inner}})
+        })
+    };
+    let old = nested(json!({"type": "string"}));
+    let new = nested(json!({"type": "integer"}));
+    let got = breaking_in(old.clone(), new);
+    assert!(got.iter().any(|c| c.0 == "input.not-compared"), "{got:?}");
+    assert_eq!(breaking_in(old.clone(), old), vec![]);
+}

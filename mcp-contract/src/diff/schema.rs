@@ -107,6 +107,54 @@ pub(crate) fn compare_schemas(
 ) -> Vec<Change> {
     let old = default_null(old);
     let new = default_null(new);
+    // The comparison recurses with the schema (up to MAX_DEPTH levels): a
+    // deeply nested schema gets a stack sized for that, wherever we are
+    // called from (a test thread has 2 MiB).
+    if nesting(old).max(nesting(new)) > SHALLOW {
+        return std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("mcp-contract-diff".into())
+                .stack_size(DEEP_STACK)
+                .spawn_scoped(s, || compare_in_place(old, new, dir, tool, prefix))
+                .map(|h| h.join())
+        })
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_else(|| compare_in_place(old, new, dir, tool, prefix));
+    }
+    compare_in_place(old, new, dir, tool, prefix)
+}
+
+/// Nesting beyond which a comparison runs on its own, larger stack.
+const SHALLOW: usize = 24;
+/// Enough for MAX_DEPTH levels of the comparator in a debug build.
+const DEEP_STACK: usize = 256 << 20;
+
+/// How deeply a value nests (counted up to `SHALLOW + 1`), without recursion.
+fn nesting(v: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(v, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        if d > SHALLOW {
+            break;
+        }
+        match v {
+            Value::Object(m) => stack.extend(m.values().map(|x| (x, d + 1))),
+            Value::Array(a) => stack.extend(a.iter().map(|x| (x, d + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+fn compare_in_place(
+    old: &Value,
+    new: &Value,
+    dir: Direction,
+    tool: &str,
+    prefix: &str,
+) -> Vec<Change> {
     let mut cx = Cx::new(old, new, dir, tool);
     cx.root_ptr = prefix.to_string();
     cx.cmp(old, new, prefix, false);
