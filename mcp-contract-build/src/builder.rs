@@ -297,7 +297,6 @@ impl Builder {
             return Ok(None);
         }
         let mut updated = cached.clone();
-        let cached = cached.clone();
         let mut sources: Vec<PathBuf> = Vec::new();
         for (i, (root, kind)) in setup.roots.iter().enumerate() {
             let rc = &cached.roots[i];
@@ -320,7 +319,7 @@ impl Builder {
         let outcome = match setup.decision.mode {
             Mode::EmbedOnly => LockOutcome::Skipped,
             Mode::Update | Mode::Verify => {
-                if !lockfile_holds(&cached, &setup.lock_path, &mut updated) {
+                if !lockfile_holds(cached, &setup.lock_path, &mut updated) {
                     return Ok(None);
                 }
                 LockOutcome::Unchanged
@@ -329,7 +328,7 @@ impl Builder {
         let record = compat::read_record(&setup.record_path)?;
         self.print_before_sync(&sources, &setup.lock_path, &record);
         self.print_after_sync(setup, &outcome);
-        if updated != cached {
+        if &updated != cached {
             cache::format::save_index(out_dir, &updated);
         }
         Ok(Some(outcome))

@@ -18,6 +18,10 @@ use super::error::DeriveError;
 use super::files::{module_files_of_dependency, ModuleFile};
 use crate::metadata::CrateSource;
 
+/// An item by (file index, item path through inline modules): what the
+/// build cache records a derivation as having read.
+pub type ItemRef = (usize, Vec<usize>);
+
 /// Where an item lives: file index, then the indices through nested inline
 /// `mod { .. }` blocks down to the item itself.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -68,7 +72,7 @@ pub struct TypeIndex {
     /// While tracking ([`TypeIndex::track`]): every item a derivation read,
     /// as (file index, item path). The build step's cache re-derives a tool
     /// only when one of these items changed.
-    touched: RefCell<Option<BTreeSet<(usize, Vec<usize>)>>>,
+    touched: RefCell<Option<BTreeSet<ItemRef>>>,
 }
 
 const MAX_DEPTH: usize = 24;
@@ -265,12 +269,12 @@ impl TypeIndex {
 
     /// The items read since [`TypeIndex::track`], as (file index, item
     /// path through inline modules); stops recording.
-    pub fn take_touched(&self) -> BTreeSet<(usize, Vec<usize>)> {
+    pub fn take_touched(&self) -> BTreeSet<ItemRef> {
         self.touched.borrow_mut().take().unwrap_or_default()
     }
 
     /// Where the type `name` declared in `module` is (file index, item path).
-    pub fn type_loc(&self, module: &[String], name: &str) -> Option<(usize, Vec<usize>)> {
+    pub fn type_loc(&self, module: &[String], name: &str) -> Option<ItemRef> {
         let loc = self.scopes.get(module)?.types.get(name)?;
         Some((loc.file, loc.path.clone()))
     }
