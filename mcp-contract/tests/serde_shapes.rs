@@ -824,9 +824,10 @@ fn a_schema_nested_300_deep_is_compared_on_a_test_thread() {
     // test threads have 2 MiB of stack; the comparator moves deep schemas
     // onto a stack of their own instead of overflowing
     let nested = |leaf: Value| {
-        (0..300).fold(leaf, |inner, _| {
-            json!({"type": "object", "properties": {"a": inner}})
-        })
+        (0..300).fold(
+            leaf,
+            |inner, _| json!({"type": "object", "properties": {"a": inner}}),
+        )
     };
     let old = nested(json!({"type": "string"}));
     let new = nested(json!({"type": "integer"}));

@@ -147,7 +147,7 @@ fn one_of_overlap(
             .map(|o| {
                 news.iter()
                     .enumerate()
-                    .map(|(i, n)| same_meaning(cx, o, n, &branch_ptr(ptr, kw.1, i), flip))
+                    .map(|(i, n)| same_meaning(cx, o, n, &branch_ptr(ptr, kw.1, i)))
                     .collect()
             })
             .collect()
@@ -411,12 +411,14 @@ fn missing_what(cx: &Cx<'_>, suffix: &str, ptr: &str, branch: &Value) -> String 
 
 /// Do two branches accept the same values? Equal up to references, or
 /// compared with nothing but annotations, defaults or extensions changed.
-fn same_meaning(cx: &mut Cx<'_>, old: &Value, new: &Value, ptr: &str, flip: bool) -> bool {
+fn same_meaning(cx: &mut Cx<'_>, old: &Value, new: &Value, ptr: &str) -> bool {
     if cx.equiv.same(old, new) {
         return true;
     }
+    // compared as if inside `not`, where a change in either direction
+    // counts (oneOf exclusivity on both sides included) and annotations vanish
     let mut trial = cx.trial();
-    trial.cmp(old, new, ptr, flip);
+    trial.cmp(old, new, ptr, true);
     cx.absorb(&trial);
     trial
         .out

@@ -168,7 +168,9 @@ pub(crate) fn compare_objects(
                         } else {
                             serde_json::json!({ "anyOf": decls })
                         };
+                        let outer = cx.stand_in_at.replace(at.clone());
                         cx.cmp(&old_decl, n, &at, flip);
+                        cx.stand_in_at = outer;
                     }
                     _ => {
                         let what = match cx.dir {

@@ -82,6 +82,10 @@ pub(crate) struct Cx<'a> {
     /// Pointer of the schema root: MCP arguments and structured results are
     /// always JSON objects, so only object values count there.
     pub root_ptr: String,
+    /// The place where the old node compared is not the old schema's own
+    /// node but a stand-in (a property's declarations in sibling
+    /// alternatives): that it accepts nothing proves nothing there.
+    pub stand_in_at: Option<String>,
     /// Declarations of the old alternatives, handed to the next node compared.
     pub pending_decls: Option<Decls>,
     /// Declarations of the old alternatives of the node being compared.
@@ -193,6 +197,7 @@ impl<'a> Cx<'a> {
             pending_decls: None,
             level_decls: None,
             root_ptr: String::new(),
+            stand_in_at: None,
         }
     }
 
@@ -215,6 +220,7 @@ impl<'a> Cx<'a> {
             pending_decls: None,
             level_decls: None,
             root_ptr: self.root_ptr.clone(),
+            stand_in_at: None,
         }
     }
 
@@ -380,7 +386,7 @@ impl<'a> Cx<'a> {
         };
         // keywords no such value is subject to (another type's, items of empty arrays)
         let (idle, empty) = super::vacuous::idle_and_empty(side_root, side);
-        if !idle.is_empty() {
+        if !idle.is_empty() && self.stand_in_at.as_deref() != Some(ptr) {
             let under = |p: &str| {
                 idle.iter().any(|kw| {
                     p.strip_prefix(ptr)
@@ -395,7 +401,8 @@ impl<'a> Cx<'a> {
                     .filter(|c| c.severity != Severity::Breaking || !under(&c.pointer)),
             );
         }
-        if ptr != self.root_ptr && empty {
+        let stand_in = self.stand_in_at.as_deref() == Some(ptr);
+        if ptr != self.root_ptr && empty && !stand_in {
             let tail = self.out.split_off(start);
             self.out.extend(
                 tail.into_iter()
