@@ -112,9 +112,10 @@ pub(crate) fn compare_schemas(
     let old = default_null(old);
     let new = default_null(new);
     // The comparison recurses with the schema (up to MAX_DEPTH levels): a
-    // deeply nested schema gets a stack sized for that, wherever we are
-    // called from (a test thread has 2 MiB).
-    if nesting(old).max(nesting(new)) > SHALLOW {
+    // deeply nested or referencing (possibly recursive) schema gets a stack
+    // sized for that, wherever we are called from (a test thread has 2 MiB).
+    let recursive = |v: &Value| crate::schema::refs::reaches_reference(v, SHALLOW);
+    if nesting(old).max(nesting(new)) > SHALLOW || recursive(old) || recursive(new) {
         return std::thread::scope(|s| {
             std::thread::Builder::new()
                 .name("mcp-contract-diff".into())
