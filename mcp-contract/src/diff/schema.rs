@@ -77,6 +77,8 @@ pub(crate) struct Cx<'a> {
     /// with every trial pairing: alternatives referencing shared
     /// definitions are compared once, not once per pairing tried.
     done: Rc<RefCell<HashMap<MemoKey, Vec<Change>>>>,
+    /// Node pairs this comparison may still compare (shared with trials).
+    budget: Rc<std::cell::Cell<usize>>,
     pub out: Vec<Change>,
     depth: usize,
     /// Pointer of the schema root: MCP arguments and structured results are
@@ -130,6 +132,13 @@ pub(crate) fn compare_schemas(
     compare_in_place(old, new, dir, tool, prefix)
 }
 
+/// Node pairs (and replayed changes) one schema comparison may take,
+/// trials included. The corpus's largest takes 11, the fan-out test 1,489; adversarial ones (alternatives paired
+/// through recursive definitions) would take exponentially many.
+const MAX_WORK: usize = 20_000;
+/// Changes one schema comparison may collect before deduplication.
+const MAX_CHANGES: usize = 50_000;
+
 /// Nesting beyond which a comparison runs on its own, larger stack.
 const SHALLOW: usize = 24;
 /// Enough for MAX_DEPTH levels of the comparator in a debug build.
@@ -163,6 +172,12 @@ fn compare_in_place(
     let mut cx = Cx::new(old, new, dir, tool);
     cx.root_ptr = prefix.to_string();
     cx.cmp(old, new, prefix, false);
+    if cx.budget.get() == 0 {
+        cx.not_compared(
+            prefix,
+            format!("the comparison stopped at its limit of {MAX_WORK} node pairs or {MAX_CHANGES} changes (alternatives paired through recursive definitions)"),
+        );
+    }
     // Alternatives compared branch by branch can report the same sibling
     // change once per branch: keep the first.
     let mut seen = HashSet::new();
@@ -193,6 +208,7 @@ impl<'a> Cx<'a> {
             stack: vec![],
             open_floor: usize::MAX,
             done: Rc::default(),
+            budget: Rc::new(std::cell::Cell::new(MAX_WORK)),
             out: vec![],
             depth: 0,
             pending_decls: None,
@@ -216,6 +232,7 @@ impl<'a> Cx<'a> {
             stack: self.stack.clone(),
             open_floor: self.open_floor,
             done: Rc::clone(&self.done),
+            budget: Rc::clone(&self.budget),
             out: vec![],
             depth: self.depth,
             pending_decls: None,
@@ -223,6 +240,14 @@ impl<'a> Cx<'a> {
             root_ptr: self.root_ptr.clone(),
             stand_in_at: None,
         }
+    }
+
+    /// Takes `n` from the work budget; false (and the budget spent) when it
+    /// does not hold that much.
+    fn charge(&self, n: usize) -> bool {
+        let left = self.budget.get();
+        self.budget.set(left.saturating_sub(n));
+        left >= n
     }
 
     /// Takes over what a trial assumed about pairs still being compared here.
@@ -329,6 +354,13 @@ impl<'a> Cx<'a> {
         if self.equiv.same(old, new) {
             return;
         }
+        // out of budget: the whole comparison is reported as not compared
+        let left = self.budget.get();
+        if left == 0 || self.out.len() > MAX_CHANGES {
+            self.budget.set(0);
+            return;
+        }
+        self.budget.set(left - 1);
         let key = self.memo_key(old, new, ptr, flip);
         if let Some(k) = &key {
             if let Some(i) = self.stack.iter().position(|x| x.0 == *k) {
@@ -345,6 +377,11 @@ impl<'a> Cx<'a> {
             }
             let cached = self.done.borrow().get(k).cloned();
             if let Some(changes) = cached {
+                // replayed results multiplying: charged to the budget, and
+                // past the limit the comparison stops (reported at the top)
+                if !self.charge(changes.len()) || self.out.len() + changes.len() > MAX_CHANGES {
+                    return;
+                }
                 self.out.extend(changes);
                 self.reported.insert(k.clone());
                 return;
@@ -417,9 +454,11 @@ impl<'a> Cx<'a> {
             self.stack.pop();
             if self.open_floor >= frame {
                 // nothing below this frame was assumed: the result is final
-                self.done
-                    .borrow_mut()
-                    .insert(k.clone(), self.out[start..].to_vec());
+                if self.charge(self.out.len() - start) {
+                    self.done
+                        .borrow_mut()
+                        .insert(k.clone(), self.out[start..].to_vec());
+                }
                 if self.open_floor == frame {
                     self.open_floor = usize::MAX;
                 }

@@ -20,24 +20,34 @@ use crate::schema::types::TypeSet;
 const MAX_DEPTH: usize = 16;
 /// Most branches looked at per node.
 const MAX_BRANCHES: usize = 32;
+/// Most nodes one question looks at (through recursive definitions the
+/// branches multiply); beyond it the answer is "any type", which filters
+/// nothing.
+const MAX_NODES: usize = 256;
+
+type Budget = std::cell::Cell<usize>;
+
+fn budget() -> Budget {
+    std::cell::Cell::new(MAX_NODES)
+}
 
 /// Does the node provably accept no value?
 #[cfg(test)]
 fn accepts_nothing(root: &Value, s: &Shape<'_>) -> bool {
-    types(root, s, 0).is_empty()
+    types(root, s, 0, &budget()).is_empty()
 }
 
 /// The idle keywords alone (see [`idle_and_empty`]).
 #[cfg(test)]
 fn idle_keywords(root: &Value, s: &Shape<'_>) -> Vec<&'static str> {
-    idle_for(types(root, s, 0), s)
+    idle_for(types(root, s, 0, &budget()), s)
 }
 
 /// The node's idle keywords (no value it accepts is subject to them: those
 /// of a type it does not admit, `items` where arrays must be empty; a change
 /// under them cannot break anyone), and whether it accepts no value at all.
 pub(crate) fn idle_and_empty(root: &Value, s: &Shape<'_>) -> (Vec<&'static str>, bool) {
-    let t = types(root, s, 0);
+    let t = types(root, s, 0, &budget());
     (idle_for(t, s), t.is_empty())
 }
 
@@ -102,7 +112,8 @@ fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
 /// (in `other_root`)? False when their types cannot meet: a `not: other`
 /// added to or removed from `s` then changes nothing.
 pub(crate) fn may_meet(root: &Value, s: &Shape<'_>, other_root: &Value, other: &Value) -> bool {
-    types(root, s, 0).overlaps(types(other_root, &shape(other_root, other), 0))
+    let left = budget();
+    types(root, s, 0, &left).overlaps(types(other_root, &shape(other_root, other), 0, &left))
 }
 
 /// Can a value match both `a` and `b` (in `root`) and one of `other`'s
@@ -115,7 +126,8 @@ pub(crate) fn may_overlap(
     other_root: &Value,
     other: &[Value],
 ) -> bool {
-    let t = |r: &Value, v: &Value| types(r, &shape(r, v), 0);
+    let left = budget();
+    let t = |r: &Value, v: &Value| types(r, &shape(r, v), 0, &left);
     let reach = other
         .iter()
         .take(MAX_BRANCHES)
@@ -132,7 +144,7 @@ pub(crate) fn may_overlap(
 /// range, `minLength` above `maxLength` (likewise items and members), a
 /// `maxLength: 0` whose `pattern` rejects the empty string, or a
 /// required member whose declared schema accepts nothing.
-fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
+fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
     let num = |k: &str| s.get(k).and_then(Value::as_f64);
     let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
     let mut out = TypeSet::NONE;
@@ -179,7 +191,7 @@ fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
         .filter_map(Value::as_str)
     {
         if let Some(p) = s.get("properties").and_then(|p| p.get(name)) {
-            if types(root, &shape(root, p), depth + 1).is_empty() {
+            if types(root, &shape(root, p), depth + 1, left).is_empty() {
                 out = out.union(TypeSet::OBJECT);
                 break;
             }
@@ -189,11 +201,15 @@ fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
 }
 
 /// A superset of the types of the values the node accepts.
-fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
+fn types(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
     let mut t = effective_types(s);
     if t.is_empty() || depth >= MAX_DEPTH {
         return t;
     }
+    if left.get() == 0 {
+        return TypeSet::ALL;
+    }
+    left.set(left.get() - 1);
     // `not: {}` / `not: true` (and the `false` schema, which shape spells so)
     if let Some(n) = s.get("not") {
         let never = match n {
@@ -205,7 +221,7 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
             return TypeSet::NONE;
         }
     }
-    t = t.minus(empty_by_bounds(root, s, depth));
+    t = t.minus(empty_by_bounds(root, s, depth, left));
     let branches = |kw: &str| -> Vec<&Value> {
         s.get(kw)
             .and_then(Value::as_array)
@@ -214,7 +230,7 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
     };
     // residual allOf: every branch holds
     for b in branches("allOf") {
-        t = t.intersect(types(root, &shape(root, b), depth + 1));
+        t = t.intersect(types(root, &shape(root, b), depth + 1, left));
     }
     // anyOf/oneOf: some branch holds
     for kw in ["anyOf", "oneOf"] {
@@ -223,7 +239,7 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
             continue;
         }
         let some = bs.into_iter().fold(TypeSet::NONE, |acc, b| {
-            acc.union(types(root, &shape(root, b), depth + 1))
+            acc.union(types(root, &shape(root, b), depth + 1, left))
         });
         t = t.intersect(some);
     }
