@@ -1,0 +1,252 @@
+//! Soundness of the compatibility engine on the schemas real servers
+//! publish (issue 9). Seeds are read at test time from real artifacts:
+//! schemars' output for the build step's parity fixture types, the
+//! examples' lockfiles, the github-mcp-server corpus in `../shared`, and
+//! built-in schemars/MCP 2026-07-28 shapes (non-object output roots among
+//! them). Each pair mutates one node of a seed, anywhere (inside `$defs`
+//! targets, alternative branches, beside `$ref`s, at the root), with one of
+//! the kinds in `soundness_real/mutate/`. Instances generated from both
+//! sides are checked with the `jsonschema` crate plus serde's range for
+//! integer and float `format`s:
+//! - input: accepted by OLD, rejected by NEW ⇒ an `input.*` breaking change;
+//! - output: accepted by NEW, rejected by OLD ⇒ an `output.*` (or
+//!   `tool.output-*`) breaking change.
+//!
+//! A counterexample without a breaking verdict is a miss and fails the
+//! test (a hung diff is the miss class `hang`). Breaking verdicts on kinds
+//! known to be harmless (annotations only, a `$defs` rename, a removed
+//! constraint on an input) without a counterexample are noise; both are
+//! printed by class, with precision (breaking pairs with a counterexample /
+//! breaking pairs).
+//!
+//! `MCP_CONTRACT_SOUNDNESS_PAIRS` (default 1200) and
+//! `MCP_CONTRACT_SOUNDNESS_SEED` size and vary the run;
+//! `MCP_CONTRACT_SOUNDNESS_MISSES_DIR` receives one `<class>.json` repro per
+//! miss class; `MCP_CONTRACT_SOUNDNESS_HANG_SECS` (default 20) is the hang
+//! guard's patience.
+
+#[path = "../../tests/support/skip.rs"]
+mod skip;
+
+#[path = "soundness_real/instances.rs"]
+mod instances;
+#[path = "soundness_real/mutate.rs"]
+mod mutate;
+#[path = "soundness_real/oracle.rs"]
+mod oracle;
+#[path = "soundness_real/pair.rs"]
+mod pair;
+#[path = "soundness_real/reduce.rs"]
+mod reduce;
+#[path = "soundness_real/report.rs"]
+mod report;
+#[path = "soundness_real/rng.rs"]
+mod rng;
+#[path = "soundness_real/schemars_seeds.rs"]
+mod schemars_seeds;
+#[path = "soundness_real/seeds.rs"]
+mod seeds;
+#[path = "soundness_real/shapes.rs"]
+mod shapes;
+#[path = "soundness_real/verdict.rs"]
+mod verdict;
+#[path = "soundness_real/walk.rs"]
+mod walk;
+#[path = "soundness_real/widths.rs"]
+mod widths;
+
+use std::time::Duration;
+
+use mcp_contract::diff::Direction;
+use serde_json::Value;
+
+use mutate::{Effect, Kind};
+use pair::Outcome;
+use report::{Report, Repro};
+use rng::Rng;
+use verdict::{Judge, Verdict};
+
+const INSTANCES_PER_PAIR: usize = 48;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn dir_name(d: Direction) -> &'static str {
+    match d {
+        Direction::Input => "input",
+        Direction::Output => "output",
+    }
+}
+
+fn has_unevaluated(v: &Value) -> bool {
+    let s = v.to_string();
+    s.contains("\"unevaluatedProperties\"") || s.contains("\"unevaluatedItems\"")
+}
+
+/// Does the kind say this pair cannot be breaking in this direction?
+fn harmless(kind: &Kind, monotone: bool, old: &Value, dir: Direction) -> bool {
+    match kind.effect {
+        Effect::Same | Effect::Annotation => true,
+        Effect::Widen => dir == Direction::Input && monotone && !has_unevaluated(old),
+        Effect::Narrow => dir == Direction::Output && monotone && !has_unevaluated(old),
+        Effect::Mixed => false,
+    }
+}
+
+/// A usable seed: the validator compiles it and the loader takes it in
+/// the direction(s) it is used in.
+struct Usable {
+    origin: String,
+    schema: Value,
+    input: bool,
+}
+
+fn usable(judge: &mut Judge, seeds: seeds::Seeds) -> (Vec<(&'static str, Vec<Usable>)>, Vec<String>) {
+    let mut groups = vec![];
+    let mut notes = seeds.notes;
+    for (name, list) in seeds.groups {
+        let total = list.len();
+        let mut ok = vec![];
+        for s in list {
+            if oracle::validator(&s.schema).is_none() {
+                continue;
+            }
+            let loads = |j: &mut Judge, d| matches!(j.verdict(&s.schema, &s.schema, d), Verdict::Diffed(_));
+            let input = loads(judge, Direction::Input);
+            if input || loads(judge, Direction::Output) {
+                ok.push(Usable { origin: s.origin, schema: s.schema, input });
+            }
+        }
+        let inputs = ok.iter().filter(|u| u.input).count();
+        notes.push(format!("seeds {name}: {} usable of {total} distinct ({inputs} with an object root usable as input)", ok.len()));
+        if !ok.is_empty() {
+            groups.push((name, ok));
+        }
+    }
+    (groups, notes)
+}
+
+#[test]
+fn engine_never_misses_a_counterexample_on_real_shapes() {
+    let seed = env_u64("MCP_CONTRACT_SOUNDNESS_SEED", 20261201);
+    let pairs = env_u64("MCP_CONTRACT_SOUNDNESS_PAIRS", 1200) as usize;
+    let mut judge = Judge::new(Duration::from_secs(env_u64("MCP_CONTRACT_SOUNDNESS_HANG_SECS", 20)));
+    let (groups, notes) = usable(&mut judge, seeds::load());
+    for n in &notes {
+        println!("{n}");
+    }
+    let kinds = mutate::kinds();
+    let mut report = Report::default();
+    let mut rng = Rng::new(seed);
+    let mut done = 0;
+    let mut attempt = 0usize;
+    while done < pairs && attempt < pairs * 4 {
+        attempt += 1;
+        if judge.abandoned >= 3 {
+            println!("stopped early: {} diffs hung (each leaves a thread behind)", judge.abandoned);
+            break;
+        }
+        // kinds in turn, so that each gets its share; seeds at random
+        let kind = &kinds[attempt % kinds.len()];
+        let mut found = None;
+        for _ in 0..8 {
+            let (_, group) = rng.pick(&groups);
+            let s = rng.pick(group);
+            if let Some((new, site)) = mutate::mutate(&s.schema, kind, &mut rng) {
+                found = Some((s, new, site));
+                break;
+            }
+        }
+        let Some((s, new, site)) = found else { continue };
+        let dir = if s.input && rng.chance(55) { Direction::Input } else { Direction::Output };
+        let old = &s.schema;
+        let d = dir_name(dir);
+        let outcome = pair::evaluate(&mut judge, old, &new, dir, &mut rng, INSTANCES_PER_PAIR);
+        let note = format!("kind {} at {:?} of {}", kind.name, site.ptr, s.origin);
+        match outcome {
+            Outcome::Skipped(why) => {
+                *report.skipped.entry(why).or_default() += 1;
+                continue;
+            }
+            Outcome::Hang | Outcome::Panic(_) => {
+                let class = if matches!(outcome, Outcome::Hang) { "hang".to_string() } else { "panic".to_string() };
+                let note = match outcome {
+                    Outcome::Panic(m) => format!("{note}: {m}"),
+                    _ => format!("{note}: no verdict within the guard's timeout"),
+                };
+                report.counts(kind.name, d).pairs += 1;
+                report.counts(kind.name, d).misses += 1;
+                report.miss(class, Repro { direction: d, old: old.clone(), new: new.clone(), instance: Value::Null, note });
+            }
+            Outcome::Judged { breaking, counterexample, instances } => {
+                done += 1;
+                report.instances += instances;
+                let harmless = harmless(kind, site.monotone, old, dir);
+                let c = report.counts(kind.name, d);
+                c.pairs += 1;
+                let is_breaking = !breaking.is_empty();
+                c.breaking += is_breaking as usize;
+                match (&counterexample, is_breaking) {
+                    (Some(_), true) => {
+                        c.counterexamples += 1;
+                        c.confirmed += 1;
+                    }
+                    (Some(_), false) => {
+                        c.counterexamples += 1;
+                        c.misses += 1;
+                    }
+                    (None, true) if harmless => c.noise += 1,
+                    _ => {}
+                }
+                if counterexample.is_some() && harmless {
+                    report.harmless_with_counterexample += 1;
+                }
+                if is_breaking && counterexample.is_none() {
+                    let rules: std::collections::BTreeSet<&'static str> = breaking.iter().map(|(r, _)| *r).collect();
+                    for rule in &rules {
+                        *report.unconfirmed_rules.entry(rule).or_default() += 1;
+                    }
+                    if harmless {
+                        let mut example = format!("{note}: {rules:?} at {}", breaking[0].1);
+                        example.truncate(400);
+                        report.noise(format!("{d}.{}", kind.name), example);
+                    }
+                }
+                if let (Some(inst), false) = (counterexample, is_breaking) {
+                    report.miss(
+                        format!("{d}.{}", kind.name),
+                        Repro { direction: d, old: old.clone(), new, instance: inst, note },
+                    );
+                }
+            }
+        }
+    }
+    // one small repro per miss class
+    let classes: Vec<String> = report.misses.keys().cloned().collect();
+    for class in classes {
+        if class == "hang" || class == "panic" {
+            continue;
+        }
+        let r = &report.misses[&class].1;
+        let dir = if r.direction == "input" { Direction::Input } else { Direction::Output };
+        let (o, n, i) = reduce::reduce(&mut judge, &r.old, &r.new, &r.instance, dir);
+        let e = report.misses.get_mut(&class).unwrap();
+        e.1.old = o;
+        e.1.new = n;
+        e.1.instance = i;
+    }
+    report.print(seed, kinds.len());
+    if let Some(dir) = std::env::var_os("MCP_CONTRACT_SOUNDNESS_MISSES_DIR") {
+        report.write_misses(std::path::Path::new(&dir));
+    }
+    let t = report.totals();
+    assert!(t.pairs * 2 >= pairs, "only {} of {pairs} pairs could be judged: the generator is broken", t.pairs);
+    assert!(t.counterexamples * 20 >= t.pairs, "counterexamples on only {} of {} pairs: the instance generator is broken", t.counterexamples, t.pairs);
+    assert!(
+        report.misses.is_empty(),
+        "{} pairs with a counterexample and no breaking verdict, in classes {:?} (repros above)",
+        t.misses,
+        report.misses.keys().collect::<Vec<_>>()
+    );
+}
