@@ -19,7 +19,7 @@
 //! printed by class, with precision (breaking pairs with a counterexample /
 //! breaking pairs).
 //!
-//! `MCP_CONTRACT_SOUNDNESS_PAIRS` (default 1200) and
+//! `MCP_CONTRACT_SOUNDNESS_PAIRS` (default 1500) and
 //! `MCP_CONTRACT_SOUNDNESS_SEED` size and vary the run;
 //! `MCP_CONTRACT_SOUNDNESS_MISSES_DIR` receives one `<class>.json` repro per
 //! miss class; `MCP_CONTRACT_SOUNDNESS_HANG_SECS` (default 20) is the hang
@@ -130,7 +130,7 @@ fn usable(judge: &mut Judge, seeds: seeds::Seeds) -> (Vec<(&'static str, Vec<Usa
 #[test]
 fn engine_never_misses_a_counterexample_on_real_shapes() {
     let seed = env_u64("MCP_CONTRACT_SOUNDNESS_SEED", 20261201);
-    let pairs = env_u64("MCP_CONTRACT_SOUNDNESS_PAIRS", 1200) as usize;
+    let pairs = env_u64("MCP_CONTRACT_SOUNDNESS_PAIRS", 1500) as usize;
     let mut judge = Judge::new(Duration::from_secs(env_u64("MCP_CONTRACT_SOUNDNESS_HANG_SECS", 20)));
     let (groups, notes) = usable(&mut judge, seeds::load());
     for n in &notes {
@@ -156,6 +156,18 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
             if let Some((new, site)) = mutate::mutate(&s.schema, kind, &mut rng) {
                 found = Some((s, new, site));
                 break;
+            }
+        }
+        if found.is_none() {
+            // a kind that needs a rare keyword: look through every seed once
+            let all: Vec<&Usable> = groups.iter().flat_map(|(_, g)| g.iter()).collect();
+            let start = rng.below(all.len());
+            for i in 0..all.len() {
+                let s = all[(start + i) % all.len()];
+                if let Some((new, site)) = mutate::mutate(&s.schema, kind, &mut rng) {
+                    found = Some((s, new, site));
+                    break;
+                }
             }
         }
         let Some((s, new, site)) = found else { continue };
@@ -241,6 +253,13 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
         report.write_misses(std::path::Path::new(&dir));
     }
     let t = report.totals();
+    let exercised: std::collections::BTreeSet<&String> = report.by_kind.keys().map(|(k, _)| k).collect();
+    assert!(
+        t.pairs < kinds.len() * 8 || exercised.len() == kinds.len(),
+        "only {} of {} mutation kinds applied anywhere: the seeds or the kinds are broken",
+        exercised.len(),
+        kinds.len()
+    );
     assert!(t.pairs * 2 >= pairs, "only {} of {pairs} pairs could be judged: the generator is broken", t.pairs);
     assert!(t.counterexamples * 20 >= t.pairs, "counterexamples on only {} of {} pairs: the instance generator is broken", t.counterexamples, t.pairs);
     assert!(

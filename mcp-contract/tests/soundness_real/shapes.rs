@@ -80,8 +80,12 @@ pub fn all() -> Vec<(&'static str, Value)> {
             "meta": {"type": "object", "additionalProperties": {"type": "integer", "format": "uint32", "minimum": 0}, "propertyNames": {"maxLength": 6}},
             "big": {"type": "integer", "format": "uint64", "minimum": 0, "maximum": 9007199254740993u64},
             "a": {"type": "string"},
-            "b": {"type": "string"}
+            "b": {"type": "string"},
+            "step": {"type": "integer", "format": "int32", "multipleOf": 5},
+            "set": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+            "both": {"allOf": [{"$ref": "#/$defs/Named"}, {"required": ["id"], "properties": {"id": {"type": "integer", "format": "uint8", "minimum": 0}}}]}
         },
+        "$defs": {"Named": {"type": "object", "properties": {"name": {"type": "string", "minLength": 1}}, "required": ["name"]}},
         "dependentRequired": {"a": ["b"]},
         "dependentSchemas": {"b": {"properties": {"big": {"maximum": 100}}}},
         "if": {"properties": {"a": {"const": "foo"}}, "required": ["a"]},
