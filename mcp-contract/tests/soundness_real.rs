@@ -269,3 +269,23 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
         report.misses.keys().collect::<Vec<_>>()
     );
 }
+
+/// The oracle itself: serde's ranges for widths, and exact bounds.
+#[test]
+fn oracle_enforces_serde_widths_and_exact_bounds() {
+    use serde_json::json;
+    let u32v = oracle::validator(&json!({"type": "integer", "format": "uint32", "minimum": 0})).unwrap();
+    assert!(u32v.is_valid(&json!(4294967295u64)));
+    assert!(!u32v.is_valid(&json!(4294967296u64)));
+    let i8v = oracle::validator(&json!({"type": "integer", "format": "int8"})).unwrap();
+    assert!(i8v.is_valid(&json!(-128)) && !i8v.is_valid(&json!(-129)) && !i8v.is_valid(&json!(128)));
+    let f32v = oracle::validator(&json!({"type": "number", "format": "float"})).unwrap();
+    assert!(f32v.is_valid(&json!(3.4028234663852886e38)) && !f32v.is_valid(&json!(3.5e38)));
+    let u64v = oracle::validator(&json!({"type": "integer", "format": "uint64"})).unwrap();
+    assert!(u64v.is_valid(&json!(u64::MAX)) && !u64v.is_valid(&json!(-1)));
+    let exact = oracle::validator(&json!({"type": "integer", "maximum": 9007199254740992u64})).unwrap();
+    assert!(!exact.is_valid(&json!(9007199254740993u64)), "bounds must compare exactly");
+    // string formats stay annotations, as the `jsonschema` default has them
+    let s = oracle::validator(&json!({"type": "string", "format": "date-time"})).unwrap();
+    assert!(s.is_valid(&json!("not a date")));
+}

@@ -220,7 +220,7 @@ impl<'d> Gen<'d> {
     fn integer(&self, m: &Map<String, Value>, rng: &mut Rng) -> Value {
         let fmt = m.get("format").and_then(Value::as_str).unwrap_or("");
         match rng.below(10) {
-            0..=2 => {
+            0..=3 => {
                 // at this node's bounds, and one past them
                 let bounds: Vec<i128> = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
                     .iter()
@@ -232,7 +232,7 @@ impl<'d> Gen<'d> {
                 }
                 json!(rng.below(12) as i64 - 2)
             }
-            3..=4 => {
+            4..=5 => {
                 if let Some((lo, hi)) = int_range(fmt) {
                     let b = [lo, hi][rng.below(2)];
                     let v = b.saturating_add([-1, 0, 1][rng.below(3)]);
@@ -242,7 +242,7 @@ impl<'d> Gen<'d> {
                 }
                 rng.pick(&self.boundaries).clone()
             }
-            5..=6 => rng.pick(&self.boundaries).clone(),
+            6 => rng.pick(&self.boundaries).clone(),
             7 => {
                 let k = m.get("multipleOf").and_then(Value::as_f64).unwrap_or(1.0);
                 json!(k * rng.below(5) as f64)
