@@ -211,8 +211,13 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
                     (None, true) if harmless => c.noise += 1,
                     _ => {}
                 }
-                if counterexample.is_some() && harmless {
+                if let (Some(inst), true) = (&counterexample, harmless) {
                     report.harmless_with_counterexample += 1;
+                    if report.harmless_examples.len() < 6 {
+                        let mut e = format!("{d} {note} (breaking: {}): old {old} new {new} instance {inst}", !breaking.is_empty());
+                        e.truncate(1500);
+                        report.harmless_examples.push(e);
+                    }
                 }
                 if is_breaking && counterexample.is_none() {
                     let rules: std::collections::BTreeSet<&'static str> = breaking.iter().map(|(r, _)| *r).collect();

@@ -34,6 +34,8 @@ pub struct Report {
     pub skipped: BTreeMap<&'static str, usize>,
     pub instances: usize,
     pub harmless_with_counterexample: usize,
+    /// A few of them, to check the kinds' claims.
+    pub harmless_examples: Vec<String>,
 }
 
 fn size(r: &Repro) -> usize {
@@ -87,6 +89,9 @@ impl Report {
         let mut rules: Vec<_> = self.unconfirmed_rules.iter().collect();
         rules.sort_by(|a, b| b.1.cmp(a.1));
         println!("breaking verdicts without a counterexample, by rule: {rules:?}");
+        for e in &self.harmless_examples {
+            println!("HARMLESS KIND WITH A COUNTEREXAMPLE {e}");
+        }
         for (class, (n, example)) in &self.noise {
             println!("NOISE {class}: {n} pairs, e.g. {example}");
         }
