@@ -150,3 +150,20 @@ fn with_the_server_replay_catches_the_fixture_mutations_too() {
         "{stdout}"
     );
 }
+
+#[test]
+fn every_mutation_of_the_weather_contract_is_caught() {
+    // the second example: an idiomatic rmcp server adopted with build.rs alone
+    let lock = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/weather-server/contracts/mcp-contract.lock");
+    let (code, stdout, stderr) = selftest(&lock);
+    eprintln!("{stdout}");
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!stdout.contains("**missed**"), "{stdout}");
+    assert!(stdout.contains("0 missed"), "{stdout}");
+    // the rename the record carries is guarded by its fixtures
+    assert!(
+        stdout.contains("delete alias from record") && stdout.contains("fixture get_forecast/"),
+        "{stdout}"
+    );
+}

@@ -648,3 +648,138 @@ fn pattern_inclusion_is_decided() {
         )]
     );
 }
+
+// ---- misses the real-shapes harness found ----------------------------------
+
+#[test]
+fn any_of_to_one_of_with_overlapping_branches_narrows_an_input() {
+    // a value matching both branches was valid under anyOf, rejected by oneOf
+    let branches = json!([{"type": "string"}, {"type": "string", "maxLength": 3}]);
+    let old = json!({"type": "object", "properties": {"v": {"anyOf": branches}}});
+    let new = json!({"type": "object", "properties": {"v": {"oneOf": branches}}});
+    assert!(!breaking_in(old.clone(), new.clone()).is_empty());
+    // the reverse only widens an input, and narrows an output
+    assert_eq!(breaking_in(new.clone(), old.clone()), vec![]);
+    assert!(!breaking_out(new, old).is_empty());
+}
+
+#[test]
+fn a_pattern_added_to_a_closed_object_widens_it() {
+    for closing in ["additionalProperties", "unevaluatedProperties"] {
+        let mut old = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        old[closing] = json!(false);
+        let mut new = old.clone();
+        new["patternProperties"] = json!({"^x": {"type": "string"}});
+        // outputs: clients told no other field exists may now receive `x1`
+        assert!(
+            !breaking_out(old.clone(), new.clone()).is_empty(),
+            "{closing}"
+        );
+        assert_eq!(breaking_in(old.clone(), new.clone()), vec![], "{closing}");
+        // removed: `x1` was accepted and is now rejected
+        assert!(
+            !breaking_in(new.clone(), old.clone()).is_empty(),
+            "{closing}"
+        );
+        assert_eq!(breaking_out(new, old), vec![], "{closing}");
+    }
+}
+
+#[test]
+fn an_additional_schema_beside_unevaluated_false_is_compared() {
+    let old = json!({"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": false});
+    let mut new = old.clone();
+    new["additionalProperties"] = json!({"type": "string"});
+    assert!(!breaking_out(old.clone(), new.clone()).is_empty());
+    assert_eq!(breaking_in(old.clone(), new.clone()), vec![]);
+    assert!(!breaking_in(new.clone(), old.clone()).is_empty());
+    assert_eq!(breaking_out(new, old), vec![]);
+    // the same rest spelled by the other keyword is no change
+    let ap = json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false});
+    let up = json!({"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": false});
+    assert_eq!(breaking_in(ap.clone(), up.clone()), vec![]);
+    assert_eq!(breaking_out(ap, up), vec![]);
+}
+
+#[test]
+fn a_recursive_root_reference_in_an_output_terminates() {
+    let old = json!({"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"type": "integer"}]}});
+    let new = json!({"type": "array", "items": {"$ref": "#"}});
+    // new accepts only nested empty arrays, old also integers: narrowed output,
+    // and the input direction widens nothing the caller relies on
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send((
+            breaking_out(old.clone(), new.clone()),
+            breaking_out(new, old),
+        ));
+    });
+    let (narrowed, widened) = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the comparison terminates");
+    assert_eq!(narrowed, vec![]);
+    assert!(!widened.is_empty());
+}
+
+#[test]
+fn a_const_beside_an_enum_in_a_nullable_branch_keeps_its_meaning() {
+    // `allOf[const 3, enum [-2]]` admits nothing: made nullable it admits only null
+    let old = json!({"type": "object", "properties": {"v": {"anyOf": [
+        {"allOf": [{"const": 3}, {"type": ["null", "integer"]}]}, {"type": "null"}]}}});
+    let new = json!({"type": "object", "properties": {"v": {"anyOf": [
+        {"allOf": [{"const": 3}, {"enum": [-2], "type": ["null", "integer"]}]}, {"type": "null"}]}}});
+    assert!(!breaking_in(old.clone(), new.clone()).is_empty());
+    assert_eq!(breaking_in(new, old), vec![]);
+}
+
+#[test]
+fn one_of_branches_changed_only_in_annotations_or_defs_stay_quiet() {
+    let old = json!({"type": "object", "$defs": {"S": {"type": "string", "maxLength": 3}},
+        "properties": {"v": {"oneOf": [{"type": "string", "description": "a"}, {"$ref": "#/$defs/S"}]}}});
+    let new = json!({"type": "object", "$defs": {"Short": {"type": "string", "maxLength": 3}},
+        "properties": {"v": {"oneOf": [{"type": "string", "description": "b"}, {"$ref": "#/$defs/Short", "title": "x"}]}}});
+    assert_eq!(breaking_in(old.clone(), new.clone()), vec![]);
+    assert_eq!(breaking_out(old.clone(), new.clone()), vec![]);
+    // a branch that really changed and overlaps is still reported
+    let mut changed = new.clone();
+    changed["$defs"]["Short"]["maxLength"] = json!(5);
+    assert!(!breaking_in(old, changed).is_empty());
+}
+
+#[test]
+fn a_node_reaching_the_root_through_all_of_and_any_of_is_compared_once() {
+    // `n` merges the root through allOf and offers it again through anyOf:
+    // without recognising `n` when it comes back, every level re-pairs it
+    let schema = |x: Value| {
+        json!({"type": "object", "properties": {"x": x,
+            "n": {"allOf": [{"$ref": "#"}], "anyOf": [{"$ref": "#"}, {"type": "integer"}]}}})
+    };
+    let old = schema(json!({"type": "string"}));
+    let new = schema(json!({"type": "string", "maxLength": 3}));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send((breaking_in(old.clone(), new.clone()), breaking_in(new, old)));
+    });
+    let (narrowed, widened) = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the comparison terminates");
+    assert!(
+        narrowed.iter().all(|c| c.0 == "input.length-narrowed"),
+        "{narrowed:?}"
+    );
+    assert!(!narrowed.is_empty());
+    assert_eq!(widened, vec![]);
+}
+
+#[test]
+fn a_branch_no_value_takes_is_not_compared() {
+    let with_else =
+        |e: Value| json!({"type": "object", "if": {}, "then": {"required": ["a"]}, "else": e});
+    let old = with_else(json!({"required": ["b"]}));
+    let new = with_else(json!({"required": ["b", "c"]}));
+    assert_eq!(breaking_in(old, new), vec![]);
+    // `then` is taken by every value: narrowing it is breaking
+    let old = json!({"type": "object", "if": {}, "then": {"required": ["a"]}});
+    let new = json!({"type": "object", "if": {}, "then": {"required": ["a", "b"]}});
+    assert!(!breaking_in(old, new).is_empty());
+}

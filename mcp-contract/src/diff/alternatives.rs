@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::keywords::{effective_enum, effective_types};
 use super::label;
 use super::schema::{Cx, Direction, Effect};
+use crate::rules::Severity;
 use crate::schema::shape::{merge_exact, push_all_of, shape, Shape};
 use crate::schema::types::TypeSet;
 
@@ -28,8 +29,8 @@ fn alt_keywords(s: &Shape<'_>) -> Vec<&'static str> {
 /// compare the sibling keywords.
 pub(crate) fn compare_alternatives(
     cx: &mut Cx<'_>,
-    so: &Shape<'_>,
-    sn: &Shape<'_>,
+    (old, so): (&Value, &Shape<'_>),
+    (new, sn): (&Value, &Shape<'_>),
     ptr: &str,
     flip: bool,
 ) -> bool {
@@ -38,8 +39,8 @@ pub(crate) fn compare_alternatives(
         // One alternative list against a plain schema or a list of the other
         // kind: compare whole alternatives, siblings distributed into them.
         let (ko, kn) = (ko.first().copied(), kn.first().copied());
-        let olds = distributed(cx.old_root, so, ko);
-        let news = distributed(cx.new_root, sn, kn);
+        let olds = distributed(cx.old_root, (old, so), ko);
+        let news = distributed(cx.new_root, (new, sn), kn);
         pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
         one_of_overlap(cx, &olds, &news, (ko, kn), ptr, flip);
         return true;
@@ -128,35 +129,56 @@ fn one_of_overlap(
     ptr: &str,
     flip: bool,
 ) {
-    if kw.0 != Some("oneOf") && kw.1 != Some("oneOf") {
-        return;
-    }
     // A value valid before matched exactly one branch. It can be rejected now
     // only by also matching a branch that is new or changed (input), and a
     // value rejected before for matching two branches can become valid only
     // when one of them changed (output). Inside `not` both matter.
-    let equiv = std::rc::Rc::clone(&cx.equiv);
-    let overlapping = |root: &Value, bs: &[Value], other: &[Value]| -> Option<(usize, usize)> {
-        // the same two branches overlapping on the other side too: nothing new
-        let same = |x: &Value, y: &Value| equiv.same(x, y);
-        let paired_there = |i: usize, j: usize| {
-            (0..other.len()).any(|a| {
-                same(&other[a], &bs[i])
-                    && (0..other.len()).any(|b| b != a && same(&other[b], &bs[j]))
+    let check_new = kw.1 == Some("oneOf") && (cx.dir == Direction::Input || flip);
+    let check_old = kw.0 == Some("oneOf") && (cx.dir == Direction::Output || flip);
+    if !check_new && !check_old {
+        return;
+    }
+    // which old branch accepts what which new branch does (annotations,
+    // defaults and `$defs` spelling aside); only needed when both sides are
+    // oneOf, where the same two branches overlapping before is nothing new
+    let both = kw.0 == Some("oneOf") && kw.1 == Some("oneOf");
+    let same: Vec<Vec<bool>> = if both {
+        olds.iter()
+            .map(|o| {
+                news.iter()
+                    .enumerate()
+                    .map(|(i, n)| same_meaning(cx, o, n, &branch_ptr(ptr, kw.1, i), flip))
+                    .collect()
             })
+            .collect()
+    } else {
+        vec![]
+    };
+    // the first pair of `bs` branches that overlap and did not already
+    // overlap as the same two branches on the other side
+    let overlapping = |root: &Value, bs: &[Value], bs_is_new: bool| {
+        let counterpart = |i: usize, a: usize| {
+            if bs_is_new {
+                same[a][i]
+            } else {
+                same[i][a]
+            }
+        };
+        let others = if bs_is_new { olds.len() } else { news.len() };
+        let paired_there = |i: usize, j: usize| {
+            both && (0..others)
+                .any(|a| counterpart(i, a) && (0..others).any(|b| b != a && counterpart(j, b)))
         };
         (0..bs.len())
             .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
             .find(|&(i, j)| !paired_there(i, j) && !disjoint(root, &bs[i], &bs[j]))
     };
-    let check_new = kw.1 == Some("oneOf") && (cx.dir == Direction::Input || flip);
-    let check_old = kw.0 == Some("oneOf") && (cx.dir == Direction::Output || flip);
     let found = check_new
-        .then(|| overlapping(cx.new_root, news, olds))
+        .then(|| overlapping(cx.new_root, news, true))
         .flatten()
         .or_else(|| {
             check_old
-                .then(|| overlapping(cx.old_root, olds, news))
+                .then(|| overlapping(cx.old_root, olds, false))
                 .flatten()
         });
     let Some((i, j)) = found else { return };
@@ -188,8 +210,13 @@ fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {
 /// (or the node itself when it has none). A branch keeps its own reference
 /// (`{"$ref": ..., <siblings>}`): the comparator follows it, and its text
 /// stays the identity that makes recursion through it terminate.
-fn distributed(root: &Value, s: &Shape<'_>, kw: Option<&str>) -> Vec<Value> {
+fn distributed(root: &Value, (node, s): (&Value, &Shape<'_>), kw: Option<&str>) -> Vec<Value> {
     let Some(kw) = kw else {
+        // a reference stays one: comparing it again further down is then
+        // recognised as the same pair, so recursion through it terminates
+        if crate::schema::refs::holds_reference(node) {
+            return vec![node.clone()];
+        }
         return vec![Value::Object(s.map.clone().into_owned())];
     };
     // definitions and dialect are where the document keeps things, not constraints
@@ -369,6 +396,21 @@ fn missing_what(cx: &Cx<'_>, suffix: &str, ptr: &str, branch: &Value) -> String 
         (_, "all-of-widened") => format!("{place} no longer must satisfy {}", brief(branch)),
         _ => format!("{place}: alternative {} changed", brief(branch)),
     }
+}
+
+/// Do two branches accept the same values? Equal up to references, or
+/// compared with nothing but annotations, defaults or extensions changed.
+fn same_meaning(cx: &mut Cx<'_>, old: &Value, new: &Value, ptr: &str, flip: bool) -> bool {
+    if cx.equiv.same(old, new) {
+        return true;
+    }
+    let mut trial = cx.trial();
+    trial.cmp(old, new, ptr, flip);
+    cx.absorb(&trial);
+    trial
+        .out
+        .iter()
+        .all(|c| matches!(c.severity, Severity::Cosmetic | Severity::Behavioral))
 }
 
 /// Two branches are "the same branch, changed" when their types overlap.

@@ -1,6 +1,6 @@
 //! Keywords that apply a schema only under a condition, or to what other
 //! keywords left over: `if`/`then`/`else`, `dependentSchemas` (and draft-07
-//! schema `dependencies`), `unevaluatedProperties`/`unevaluatedItems`, and
+//! schema `dependencies`), `unevaluatedItems`, and
 //! references the comparator cannot follow (remote `$ref`s).
 //!
 //! Removing a whole constraint only widens what is accepted and adding one
@@ -28,13 +28,9 @@ pub(crate) fn compare_conditionals(
     for kw in ["dependentSchemas", "dependencies"] {
         compare_dependent_schemas(cx, so, sn, ptr, flip, kw);
     }
-    for kw in [
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-    ] {
+    // `unevaluatedProperties` is the rest of an object where no
+    // `additionalProperties` decides: compared in `objects`.
+    for kw in ["unevaluatedItems", "$ref", "$dynamicRef", "$recursiveRef"] {
         let (o, n) = (so.get(kw), sn.get(kw));
         if !cx.equiv.same_opt(o, n) {
             let what = format!("`{kw}` of {}", label::describe(ptr, cx.dir));
@@ -94,8 +90,13 @@ fn compare_if_then_else(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &s
         }
         (Some(_), Some(_)) => {
             if cx.equiv.same_opt(so.get("if"), sn.get("if")) {
-                // the same values take each branch on both sides
-                for kw in ["then", "else"] {
+                // the same values take each branch on both sides; a branch no
+                // value takes (`if: {}` never reaches `else`) is not compared
+                let cond = so.get("if").unwrap_or(&ANY);
+                let always = *cond == ANY || cond.as_object().is_some_and(|m| m.is_empty());
+                let never = *cond == Value::Bool(false);
+                let taken = |kw: &str| !(kw == "else" && always || kw == "then" && never);
+                for kw in ["then", "else"].into_iter().filter(|kw| taken(kw)) {
                     cx.cmp(
                         so.get(kw).unwrap_or(&ANY),
                         sn.get(kw).unwrap_or(&ANY),

@@ -16,6 +16,7 @@ pub mod headers;
 mod keywords;
 mod label;
 mod numbers;
+mod objects;
 mod prompts;
 mod rename;
 mod resolution;

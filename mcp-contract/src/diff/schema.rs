@@ -88,8 +88,8 @@ pub(crate) struct Cx<'a> {
 pub(crate) type Decls = Rc<std::collections::BTreeMap<String, Vec<Value>>>;
 
 /// What decides the outcome of comparing a node pair: each node's text when
-/// it holds a reference (the reference and the keywords beside it), else
-/// its place; inside `not` or not; at the root or not; and the
+/// it reaches a reference (it can then come back to itself), else
+/// its place and its text; inside `not` or not; at the root or not; and the
 /// declarations of enclosing alternatives new properties are compared with.
 type MemoKey = (String, String, bool, bool, u64);
 
@@ -229,21 +229,18 @@ impl<'a> Cx<'a> {
     }
 
     fn memo_key(&self, old: &Value, new: &Value, ptr: &str, flip: bool) -> Option<MemoKey> {
-        let has_ref = |v: &Value| {
-            v.as_object().is_some_and(|m| {
-                crate::schema::refs::REFERENCE_KEYWORDS
-                    .iter()
-                    .any(|k| m.contains_key(*k))
-            })
-        };
-        if !has_ref(old) && !has_ref(new) {
+        let has_ref = |v: &Value| crate::schema::refs::reaches_reference(v, MAX_DEPTH);
+        let (ro, rn) = (has_ref(old), has_ref(new));
+        if !ro && !rn {
             return None;
         }
-        let text = |v: &Value| {
-            if has_ref(v) {
+        // a node that reaches no reference is identified by its place and
+        // its text: trial pairings compare several nodes against one place
+        let text = |v: &Value, reaches: bool| {
+            if reaches {
                 v.to_string()
             } else {
-                format!("@{ptr}")
+                format!("@{ptr}:{v}")
             }
         };
         let decls = self.pending_decls.as_ref().map_or(0, |d| {
@@ -257,7 +254,13 @@ impl<'a> Cx<'a> {
             }
             h.finish() | 1
         });
-        Some((text(old), text(new), flip, ptr == self.root_ptr, decls))
+        Some((
+            text(old, ro),
+            text(new, rn),
+            flip,
+            ptr == self.root_ptr,
+            decls,
+        ))
     }
 
     /// Compares one old node with one new node at `ptr`.
@@ -304,7 +307,7 @@ impl<'a> Cx<'a> {
         self.depth += 1;
         let pending = self.pending_decls.take();
         let saved = std::mem::replace(&mut self.level_decls, pending);
-        self.cmp_shapes(&so, &sn, ptr, flip);
+        self.cmp_shapes((old, &so), (new, &sn), ptr, flip);
         self.level_decls = saved;
         self.depth -= 1;
         if let Some(k) = key {
@@ -323,13 +326,20 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Compares two already-normalized nodes.
-    pub fn cmp_shapes(&mut self, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, flip: bool) {
+    /// Compares two already-normalized nodes (each beside the node it was
+    /// read from, whose reference is its identity when compared as a whole).
+    pub fn cmp_shapes(
+        &mut self,
+        (old, so): (&Value, &Shape<'_>),
+        (new, sn): (&Value, &Shape<'_>),
+        ptr: &str,
+        flip: bool,
+    ) {
         if so.map == sn.map && so.map.values().all(|v| self.equiv.refs_equal(v)) {
             return;
         }
         // Alternatives that differ in form are compared branch against branch.
-        if super::alternatives::compare_alternatives(self, so, sn, ptr, flip) {
+        if super::alternatives::compare_alternatives(self, (old, so), (new, sn), ptr, flip) {
             return;
         }
         let types = super::keywords::compare_types_and_values(self, so, sn, ptr, flip);

@@ -109,6 +109,41 @@ pub fn reference_key(keyword: &str, value: &Value) -> Option<String> {
 /// Keywords that reference another schema.
 pub const REFERENCE_KEYWORDS: [&str; 3] = ["$ref", "$dynamicRef", "$recursiveRef"];
 
+/// Does the node hold a reference keyword (of any kind)?
+pub fn holds_reference(v: &Value) -> bool {
+    v.as_object()
+        .is_some_and(|m| REFERENCE_KEYWORDS.iter().any(|k| m.contains_key(*k)))
+}
+
+/// Does the node or anything inside it hold a reference? Such a node can
+/// come back to itself through the reference, so the comparator identifies
+/// it by its text alone. (Nesting deeper than `limit` counts as holding one:
+/// the conservative answer.)
+pub fn reaches_reference(v: &Value, limit: usize) -> bool {
+    let mut stack = vec![(v, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if REFERENCE_KEYWORDS.iter().any(|k| m.contains_key(*k)) {
+                    return true;
+                }
+                if depth >= limit {
+                    return true;
+                }
+                stack.extend(m.values().map(|x| (x, depth + 1)));
+            }
+            Value::Array(a) => {
+                if depth >= limit {
+                    return true;
+                }
+                stack.extend(a.iter().map(|x| (x, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The `$ref` of a schema node, if it has one.
 pub fn ref_of(v: &Value) -> Option<&str> {
     v.as_object()?.get("$ref")?.as_str()

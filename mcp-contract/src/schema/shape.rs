@@ -291,7 +291,12 @@ fn merge_nullable<'a>(root: &'a Value, shape: &mut Shape<'a>, depth: usize) {
         }
         merged.insert("type".into(), Value::Array(types));
         if let Some(c) = merged.remove("const") {
-            merged.insert("enum".into(), Value::Array(vec![c]));
+            // `const` beside an `enum` admits the const only if the enum has it
+            let values = match merged.get("enum") {
+                Some(Value::Array(e)) if !e.contains(&c) => vec![],
+                _ => vec![c],
+            };
+            merged.insert("enum".into(), Value::Array(values));
         }
         if let Some(Value::Array(values)) = merged.get_mut("enum") {
             if !values.iter().any(Value::is_null) {
