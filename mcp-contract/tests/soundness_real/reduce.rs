@@ -11,7 +11,7 @@ use super::pair::is_counterexample;
 use super::verdict::{Judge, Verdict};
 use super::walk::{at, at_mut, last_segment, refs};
 
-const MAX_TRIES: usize = 160;
+const MAX_TRIES: usize = 400;
 
 fn still_a_miss(judge: &mut Judge, old: &Value, new: &Value, inst: &Value, dir: Direction) -> bool {
     let (Some(vo), Some(vn)) = (validator(old), validator(new)) else { return false };
@@ -38,7 +38,8 @@ fn strip_annotations(v: &mut Value) {
     }
 }
 
-/// Pointers of every `properties` entry and `$defs` entry of a document.
+/// Pointers of every keyword and every map entry below the root (the
+/// reducer only removes those equal on both sides).
 fn removable(doc: &Value, ptr: String, out: &mut Vec<String>, depth: usize) {
     if depth > 40 {
         return;
@@ -47,14 +48,10 @@ fn removable(doc: &Value, ptr: String, out: &mut Vec<String>, depth: usize) {
         Value::Object(m) => {
             for (k, c) in m {
                 let here = format!("{ptr}/{}", super::walk::escape(k));
-                if matches!(k.as_str(), "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas") {
-                    if let Value::Object(entries) = c {
-                        for name in entries.keys() {
-                            out.push(format!("{here}/{}", super::walk::escape(name)));
-                        }
-                    }
+                if k != "$schema" {
+                    out.push(here.clone());
                 }
-                if !matches!(k.as_str(), "enum" | "const") {
+                if !matches!(k.as_str(), "enum" | "const" | "required") {
                     removable(c, here, out, depth + 1);
                 }
             }
@@ -74,6 +71,9 @@ fn remove_at(doc: &mut Value, ptr: &str) -> bool {
     let Some(Value::Object(m)) = at_mut(doc, parent) else { return false };
     if m.remove(&name).is_none() {
         return false;
+    }
+    if ptr.split('/').count() <= 2 && m.is_empty() {
+        return false; // keep the root a schema with something in it
     }
     // a removed property is no longer required either
     if let Some((grand, kw)) = parent.rsplit_once('/') {

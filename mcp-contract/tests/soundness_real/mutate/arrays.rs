@@ -15,8 +15,9 @@ pub fn kinds() -> Vec<Kind> {
         Kind { name: "itemCount.relax", effect: Widen, apply: count_relax },
         Kind { name: "uniqueItems.add", effect: Narrow, apply: unique_add },
         Kind { name: "uniqueItems.remove", effect: Widen, apply: unique_remove },
-        Kind { name: "prefixItems.add", effect: Narrow, apply: prefix_add },
-        Kind { name: "prefixItems.remove", effect: Widen, apply: prefix_remove },
+        // `items` stops applying to the positions a prefix takes: either way
+        Kind { name: "prefixItems.add", effect: Mixed, apply: prefix_add },
+        Kind { name: "prefixItems.remove", effect: Mixed, apply: prefix_remove },
         Kind { name: "prefixItems.change", effect: Mixed, apply: prefix_change },
         Kind { name: "items.close-tuple", effect: Narrow, apply: close_tuple },
         Kind { name: "contains.add", effect: Narrow, apply: contains_add },
