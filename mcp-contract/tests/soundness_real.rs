@@ -69,7 +69,10 @@ use verdict::{Judge, Verdict};
 const INSTANCES_PER_PAIR: usize = 48;
 
 fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn dir_name(d: Direction) -> &'static str {
@@ -102,7 +105,10 @@ struct Usable {
     input: bool,
 }
 
-fn usable(judge: &mut Judge, seeds: seeds::Seeds) -> (Vec<(&'static str, Vec<Usable>)>, Vec<String>) {
+fn usable(
+    judge: &mut Judge,
+    seeds: seeds::Seeds,
+) -> (Vec<(&'static str, Vec<Usable>)>, Vec<String>) {
     let mut groups = vec![];
     let mut notes = seeds.notes;
     for (name, list) in seeds.groups {
@@ -112,10 +118,15 @@ fn usable(judge: &mut Judge, seeds: seeds::Seeds) -> (Vec<(&'static str, Vec<Usa
             if oracle::validator(&s.schema).is_none() {
                 continue;
             }
-            let loads = |j: &mut Judge, d| matches!(j.verdict(&s.schema, &s.schema, d), Verdict::Diffed(_));
+            let loads =
+                |j: &mut Judge, d| matches!(j.verdict(&s.schema, &s.schema, d), Verdict::Diffed(_));
             let input = loads(judge, Direction::Input);
             if input || loads(judge, Direction::Output) {
-                ok.push(Usable { origin: s.origin, schema: s.schema, input });
+                ok.push(Usable {
+                    origin: s.origin,
+                    schema: s.schema,
+                    input,
+                });
             }
         }
         let inputs = ok.iter().filter(|u| u.input).count();
@@ -131,7 +142,10 @@ fn usable(judge: &mut Judge, seeds: seeds::Seeds) -> (Vec<(&'static str, Vec<Usa
 fn engine_never_misses_a_counterexample_on_real_shapes() {
     let seed = env_u64("MCP_CONTRACT_SOUNDNESS_SEED", 20261201);
     let pairs = env_u64("MCP_CONTRACT_SOUNDNESS_PAIRS", 1500) as usize;
-    let mut judge = Judge::new(Duration::from_secs(env_u64("MCP_CONTRACT_SOUNDNESS_HANG_SECS", 20)));
+    let mut judge = Judge::new(Duration::from_secs(env_u64(
+        "MCP_CONTRACT_SOUNDNESS_HANG_SECS",
+        20,
+    )));
     let (groups, notes) = usable(&mut judge, seeds::load());
     for n in &notes {
         println!("{n}");
@@ -144,7 +158,10 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
     while done < pairs && attempt < pairs * 4 {
         attempt += 1;
         if judge.abandoned >= 3 {
-            println!("stopped early: {} diffs hung (each leaves a thread behind)", judge.abandoned);
+            println!(
+                "stopped early: {} diffs hung (each leaves a thread behind)",
+                judge.abandoned
+            );
             break;
         }
         // kinds in turn, so that each gets its share; seeds at random
@@ -170,8 +187,14 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
                 }
             }
         }
-        let Some((s, new, site)) = found else { continue };
-        let dir = if s.input && rng.chance(55) { Direction::Input } else { Direction::Output };
+        let Some((s, new, site)) = found else {
+            continue;
+        };
+        let dir = if s.input && rng.chance(55) {
+            Direction::Input
+        } else {
+            Direction::Output
+        };
         let old = &s.schema;
         let d = dir_name(dir);
         let outcome = pair::evaluate(&mut judge, old, &new, dir, &mut rng, INSTANCES_PER_PAIR);
@@ -182,16 +205,33 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
                 continue;
             }
             Outcome::Hang | Outcome::Panic(_) => {
-                let class = if matches!(outcome, Outcome::Hang) { "hang".to_string() } else { "panic".to_string() };
+                let class = if matches!(outcome, Outcome::Hang) {
+                    "hang".to_string()
+                } else {
+                    "panic".to_string()
+                };
                 let note = match outcome {
                     Outcome::Panic(m) => format!("{note}: {m}"),
                     _ => format!("{note}: no verdict within the guard's timeout"),
                 };
                 report.counts(kind.name, d).pairs += 1;
                 report.counts(kind.name, d).misses += 1;
-                report.miss(class, Repro { direction: d, old: old.clone(), new: new.clone(), instance: Value::Null, note });
+                report.miss(
+                    class,
+                    Repro {
+                        direction: d,
+                        old: old.clone(),
+                        new: new.clone(),
+                        instance: Value::Null,
+                        note,
+                    },
+                );
             }
-            Outcome::Judged { breaking, counterexample, instances } => {
+            Outcome::Judged {
+                breaking,
+                counterexample,
+                instances,
+            } => {
                 done += 1;
                 report.instances += instances;
                 let harmless = harmless(kind, site.monotone, old, dir);
@@ -214,13 +254,17 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
                 if let (Some(inst), true) = (&counterexample, harmless) {
                     report.harmless_with_counterexample += 1;
                     if report.harmless_examples.len() < 6 {
-                        let mut e = format!("{d} {note} (breaking: {}): old {old} new {new} instance {inst}", !breaking.is_empty());
+                        let mut e = format!(
+                            "{d} {note} (breaking: {}): old {old} new {new} instance {inst}",
+                            !breaking.is_empty()
+                        );
                         e.truncate(1500);
                         report.harmless_examples.push(e);
                     }
                 }
                 if is_breaking && counterexample.is_none() {
-                    let rules: std::collections::BTreeSet<&'static str> = breaking.iter().map(|(r, _)| *r).collect();
+                    let rules: std::collections::BTreeSet<&'static str> =
+                        breaking.iter().map(|(r, _)| *r).collect();
                     for rule in &rules {
                         *report.unconfirmed_rules.entry(rule).or_default() += 1;
                     }
@@ -233,7 +277,13 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
                 if let (Some(inst), false) = (counterexample, is_breaking) {
                     report.miss(
                         format!("{d}.{}", kind.name),
-                        Repro { direction: d, old: old.clone(), new, instance: inst, note },
+                        Repro {
+                            direction: d,
+                            old: old.clone(),
+                            new,
+                            instance: inst,
+                            note,
+                        },
                     );
                 }
             }
@@ -246,7 +296,11 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
             continue;
         }
         let r = &report.misses[&class].1;
-        let dir = if r.direction == "input" { Direction::Input } else { Direction::Output };
+        let dir = if r.direction == "input" {
+            Direction::Input
+        } else {
+            Direction::Output
+        };
         let (o, n, i) = reduce::reduce(&mut judge, &r.old, &r.new, &r.instance, dir);
         let e = report.misses.get_mut(&class).unwrap();
         e.1.old = o;
@@ -258,15 +312,25 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
         report.write_misses(std::path::Path::new(&dir));
     }
     let t = report.totals();
-    let exercised: std::collections::BTreeSet<&String> = report.by_kind.keys().map(|(k, _)| k).collect();
+    let exercised: std::collections::BTreeSet<&String> =
+        report.by_kind.keys().map(|(k, _)| k).collect();
     assert!(
         t.pairs < kinds.len() * 8 || exercised.len() == kinds.len(),
         "only {} of {} mutation kinds applied anywhere: the seeds or the kinds are broken",
         exercised.len(),
         kinds.len()
     );
-    assert!(t.pairs * 2 >= pairs, "only {} of {pairs} pairs could be judged: the generator is broken", t.pairs);
-    assert!(t.counterexamples * 20 >= t.pairs, "counterexamples on only {} of {} pairs: the instance generator is broken", t.counterexamples, t.pairs);
+    assert!(
+        t.pairs * 2 >= pairs,
+        "only {} of {pairs} pairs could be judged: the generator is broken",
+        t.pairs
+    );
+    assert!(
+        t.counterexamples * 20 >= t.pairs,
+        "counterexamples on only {} of {} pairs: the instance generator is broken",
+        t.counterexamples,
+        t.pairs
+    );
     assert!(
         report.misses.is_empty(),
         "{} pairs with a counterexample and no breaking verdict, in classes {:?} (repros above)",
@@ -279,17 +343,24 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
 #[test]
 fn oracle_enforces_serde_widths_and_exact_bounds() {
     use serde_json::json;
-    let u32v = oracle::validator(&json!({"type": "integer", "format": "uint32", "minimum": 0})).unwrap();
+    let u32v =
+        oracle::validator(&json!({"type": "integer", "format": "uint32", "minimum": 0})).unwrap();
     assert!(u32v.is_valid(&json!(4294967295u64)));
     assert!(!u32v.is_valid(&json!(4294967296u64)));
     let i8v = oracle::validator(&json!({"type": "integer", "format": "int8"})).unwrap();
-    assert!(i8v.is_valid(&json!(-128)) && !i8v.is_valid(&json!(-129)) && !i8v.is_valid(&json!(128)));
+    assert!(
+        i8v.is_valid(&json!(-128)) && !i8v.is_valid(&json!(-129)) && !i8v.is_valid(&json!(128))
+    );
     let f32v = oracle::validator(&json!({"type": "number", "format": "float"})).unwrap();
     assert!(f32v.is_valid(&json!(3.4028234663852886e38)) && !f32v.is_valid(&json!(3.5e38)));
     let u64v = oracle::validator(&json!({"type": "integer", "format": "uint64"})).unwrap();
     assert!(u64v.is_valid(&json!(u64::MAX)) && !u64v.is_valid(&json!(-1)));
-    let exact = oracle::validator(&json!({"type": "integer", "maximum": 9007199254740992u64})).unwrap();
-    assert!(!exact.is_valid(&json!(9007199254740993u64)), "bounds must compare exactly");
+    let exact =
+        oracle::validator(&json!({"type": "integer", "maximum": 9007199254740992u64})).unwrap();
+    assert!(
+        !exact.is_valid(&json!(9007199254740993u64)),
+        "bounds must compare exactly"
+    );
     // string formats stay annotations, as the `jsonschema` default has them
     let s = oracle::validator(&json!({"type": "string", "format": "date-time"})).unwrap();
     assert!(s.is_valid(&json!("not a date")));

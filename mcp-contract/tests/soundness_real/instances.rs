@@ -21,10 +21,28 @@ pub struct Gen<'d> {
 }
 
 const STRINGS: [&str; 18] = [
-    "", "a", "b", "ab", "abc", "ab1", "foo", "bar", "12", "1234", "12345", "x", "zz", "A", "ba", "q",
-    "2026-01-01T00:00:00Z", "x-trace",
+    "",
+    "a",
+    "b",
+    "ab",
+    "abc",
+    "ab1",
+    "foo",
+    "bar",
+    "12",
+    "1234",
+    "12345",
+    "x",
+    "zz",
+    "A",
+    "ba",
+    "q",
+    "2026-01-01T00:00:00Z",
+    "x-trace",
 ];
-const KEYS: [&str; 8] = ["x-a", "A", "ref_id", "zz", "region", "extra", "Kind", "x-trace"];
+const KEYS: [&str; 8] = [
+    "x-a", "A", "ref_id", "zz", "region", "extra", "Kind", "x-trace",
+];
 
 impl<'d> Gen<'d> {
     pub fn new(doc: &'d Value) -> Gen<'d> {
@@ -77,7 +95,8 @@ impl<'d> Gen<'d> {
         }
         if let Some(Value::Array(bs)) = m.get("allOf") {
             if !bs.is_empty() && rng.chance(75) {
-                let mut parts: Vec<Value> = bs.iter().map(|b| self.gen(b, rng, depth + 1)).collect();
+                let mut parts: Vec<Value> =
+                    bs.iter().map(|b| self.gen(b, rng, depth + 1)).collect();
                 let mut merged = parts.remove(0);
                 for p in parts {
                     merge(&mut merged, p);
@@ -98,7 +117,10 @@ impl<'d> Gen<'d> {
     /// Keywords beside a `$ref` or alternatives also describe the value: an
     /// object gets their properties too.
     fn beside(&self, m: &Map<String, Value>, mut v: Value, rng: &mut Rng, depth: usize) -> Value {
-        if v.is_object() && (m.contains_key("properties") || m.contains_key("required")) && rng.chance(70) {
+        if v.is_object()
+            && (m.contains_key("properties") || m.contains_key("required"))
+            && rng.chance(70)
+        {
             let own = self.object(m, rng, depth);
             merge(&mut v, own);
         }
@@ -108,7 +130,12 @@ impl<'d> Gen<'d> {
     fn by_type(&self, m: &Map<String, Value>, rng: &mut Rng, depth: usize) -> Value {
         let ts = types_of(m);
         let t = if ts.is_empty() {
-            infer_type(m).unwrap_or_else(|| *rng.pick(&["string", "integer", "object", "null", "boolean", "array", "number"]))
+            infer_type(m)
+                .unwrap_or_else(|| {
+                    *rng.pick(&[
+                        "string", "integer", "object", "null", "boolean", "array", "number",
+                    ])
+                })
                 .to_string()
         } else {
             rng.pick(&ts).clone()
@@ -166,7 +193,12 @@ impl<'d> Gen<'d> {
         if let Some(Value::Object(dr)) = m.get("dependentRequired") {
             for (k, needs) in dr {
                 if out.contains_key(k) && rng.chance(75) {
-                    for n in needs.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                    for n in needs
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                    {
                         out.entry(n.to_string()).or_insert_with(|| scalar(rng));
                     }
                 }
@@ -186,7 +218,11 @@ impl<'d> Gen<'d> {
     fn array(&self, m: &Map<String, Value>, rng: &mut Rng, depth: usize) -> Value {
         let mut out = vec![];
         if let Some(Value::Array(prefix)) = m.get("prefixItems") {
-            let n = if rng.chance(80) { prefix.len() } else { rng.below(prefix.len() + 1) };
+            let n = if rng.chance(80) {
+                prefix.len()
+            } else {
+                rng.below(prefix.len() + 1)
+            };
             for p in &prefix[..n] {
                 out.push(self.gen(p, rng, depth + 1));
             }
@@ -222,11 +258,17 @@ impl<'d> Gen<'d> {
         match rng.below(10) {
             0..=3 => {
                 // at this node's bounds, and one past them
-                let bounds: Vec<i128> = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
-                    .iter()
-                    .filter_map(|k| m.get(*k))
-                    .filter_map(|v| v.as_i64().map(i128::from).or_else(|| v.as_u64().map(i128::from)).or_else(|| v.as_f64().map(|f| f as i128)))
-                    .collect();
+                let bounds: Vec<i128> =
+                    ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
+                        .iter()
+                        .filter_map(|k| m.get(*k))
+                        .filter_map(|v| {
+                            v.as_i64()
+                                .map(i128::from)
+                                .or_else(|| v.as_u64().map(i128::from))
+                                .or_else(|| v.as_f64().map(|f| f as i128))
+                        })
+                        .collect();
                 if let Some(b) = bounds.get(rng.below(bounds.len().max(1))) {
                     return int_value(b.saturating_add([-1, 0, 1][rng.below(3)]));
                 }
@@ -254,13 +296,26 @@ impl<'d> Gen<'d> {
 
 fn infer_type(m: &Map<String, Value>) -> Option<&'static str> {
     let has = |ks: &[&str]| ks.iter().any(|k| m.contains_key(*k));
-    if has(&["properties", "required", "patternProperties", "additionalProperties", "dependentRequired", "propertyNames"]) {
+    if has(&[
+        "properties",
+        "required",
+        "patternProperties",
+        "additionalProperties",
+        "dependentRequired",
+        "propertyNames",
+    ]) {
         Some("object")
     } else if has(&["items", "prefixItems", "contains", "minItems", "maxItems"]) {
         Some("array")
     } else if has(&["minLength", "maxLength", "pattern"]) {
         Some("string")
-    } else if has(&["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) {
+    } else if has(&[
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ]) {
         Some("number")
     } else {
         None
@@ -302,12 +357,25 @@ fn matches(pattern: &str, s: &str) -> bool {
 }
 
 fn key_matching(pattern: &str) -> Option<String> {
-    KEYS.iter().find(|k| matches(pattern, k)).map(|k| k.to_string())
+    KEYS.iter()
+        .find(|k| matches(pattern, k))
+        .map(|k| k.to_string())
 }
 
 fn scalar(rng: &mut Rng) -> Value {
-    [json!(null), json!(true), json!(0), json!(1), json!(-1), json!(2.5), json!(""), json!("a"), json!("foo"), json!([]), json!({})]
-        [rng.below(11)]
+    [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(1),
+        json!(-1),
+        json!(2.5),
+        json!(""),
+        json!("a"),
+        json!("foo"),
+        json!([]),
+        json!({}),
+    ][rng.below(11)]
     .clone()
 }
 

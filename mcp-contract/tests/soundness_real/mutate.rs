@@ -79,13 +79,18 @@ pub fn node<'v>(doc: &'v mut Value, ptr: &str) -> Option<&'v mut Map<String, Val
 pub fn types_of(m: &Map<String, Value>) -> Vec<String> {
     match m.get("type") {
         Some(Value::String(s)) => vec![s.clone()],
-        Some(Value::Array(a)) => a.iter().filter_map(|t| t.as_str().map(String::from)).collect(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|t| t.as_str().map(String::from))
+            .collect(),
         _ => vec![],
     }
 }
 
 pub fn has_type(m: &Map<String, Value>, t: &str) -> bool {
-    types_of(m).iter().any(|x| x == t || (t == "number" && x == "integer"))
+    types_of(m)
+        .iter()
+        .any(|x| x == t || (t == "number" && x == "integer"))
 }
 
 /// Does the node look like it describes objects (by `type` or keywords)?
@@ -118,7 +123,11 @@ pub fn declared(m: &Map<String, Value>) -> Vec<String> {
 pub fn required(m: &Map<String, Value>) -> Vec<String> {
     m.get("required")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 

@@ -17,7 +17,10 @@ impl<'i> Keyword<'i> for Width {
         if self.is_valid(instance) {
             Ok(())
         } else {
-            Err(ValidationError::custom(format!("serde rejects this number for `{}`", self.0)))
+            Err(ValidationError::custom(format!(
+                "serde rejects this number for `{}`",
+                self.0
+            )))
         }
     }
 
@@ -64,7 +67,11 @@ fn closure<'d>(doc: &'d Value, nodes: &[&'d Value], out: &mut Vec<&'d Value>, de
         }
         out.push(n);
         let mut next: Vec<&Value> = vec![];
-        if let Some(t) = m.get("$ref").and_then(Value::as_str).and_then(|r| resolve(doc, r)) {
+        if let Some(t) = m
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve(doc, r))
+        {
             next.push(t);
         }
         for kw in ["allOf", "anyOf", "oneOf"] {
@@ -92,11 +99,14 @@ fn check(doc: &Value, nodes: &[&Value], inst: &Value, depth: usize) -> bool {
     closure(doc, nodes, &mut all, 0);
     match inst {
         Value::Object(obj) => {
-            let declares = all.iter().any(|n| {
-                n.get("properties").is_some() || n.get("patternProperties").is_some()
-            });
+            let declares = all
+                .iter()
+                .any(|n| n.get("properties").is_some() || n.get("patternProperties").is_some());
             let open_schema = all.iter().any(|n| {
-                matches!(n.get("additionalProperties"), Some(Value::Object(_)) | Some(Value::Bool(true)))
+                matches!(
+                    n.get("additionalProperties"),
+                    Some(Value::Object(_)) | Some(Value::Bool(true))
+                )
             });
             for (k, v) in obj {
                 let mut children: Vec<&Value> = vec![];

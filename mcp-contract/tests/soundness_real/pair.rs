@@ -39,7 +39,14 @@ pub fn is_counterexample(
     }
 }
 
-pub fn evaluate(judge: &mut Judge, old: &Value, new: &Value, dir: Direction, rng: &mut Rng, n: usize) -> Outcome {
+pub fn evaluate(
+    judge: &mut Judge,
+    old: &Value,
+    new: &Value,
+    dir: Direction,
+    rng: &mut Rng,
+    n: usize,
+) -> Outcome {
     let (Some(vo), Some(vn)) = (validator(old), validator(new)) else {
         return Outcome::Skipped("validator");
     };
@@ -61,5 +68,9 @@ pub fn evaluate(judge: &mut Judge, old: &Value, new: &Value, dir: Direction, rng
             break;
         }
     }
-    Outcome::Judged { breaking, counterexample, instances }
+    Outcome::Judged {
+        breaking,
+        counterexample,
+        instances,
+    }
 }

@@ -14,7 +14,9 @@ use super::walk::{at, at_mut, last_segment, refs};
 const MAX_TRIES: usize = 400;
 
 fn still_a_miss(judge: &mut Judge, old: &Value, new: &Value, inst: &Value, dir: Direction) -> bool {
-    let (Some(vo), Some(vn)) = (validator(old), validator(new)) else { return false };
+    let (Some(vo), Some(vn)) = (validator(old), validator(new)) else {
+        return false;
+    };
     is_counterexample(&vo, &vn, old, inst, dir)
         && matches!(judge.verdict(old, new, dir), Verdict::Diffed(b) if b.is_empty())
 }
@@ -66,9 +68,15 @@ fn removable(doc: &Value, ptr: String, out: &mut Vec<String>, depth: usize) {
 }
 
 fn remove_at(doc: &mut Value, ptr: &str) -> bool {
-    let Some((parent, _)) = ptr.rsplit_once('/') else { return false };
-    let Some(name) = last_segment(ptr) else { return false };
-    let Some(Value::Object(m)) = at_mut(doc, parent) else { return false };
+    let Some((parent, _)) = ptr.rsplit_once('/') else {
+        return false;
+    };
+    let Some(name) = last_segment(ptr) else {
+        return false;
+    };
+    let Some(Value::Object(m)) = at_mut(doc, parent) else {
+        return false;
+    };
     if m.remove(&name).is_none() {
         return false;
     }
@@ -95,7 +103,13 @@ fn instance_place(ptr: &str) -> Option<String> {
     Some(segs.chunks(2).map(|c| format!("/{}", c[1])).collect())
 }
 
-pub fn reduce(judge: &mut Judge, old: &Value, new: &Value, inst: &Value, dir: Direction) -> (Value, Value, Value) {
+pub fn reduce(
+    judge: &mut Judge,
+    old: &Value,
+    new: &Value,
+    inst: &Value,
+    dir: Direction,
+) -> (Value, Value, Value) {
     let (mut o, mut n, mut i) = (old.clone(), new.clone(), inst.clone());
     let mut tries = 0;
     let (mut so, mut sn) = (o.clone(), n.clone());
@@ -125,7 +139,11 @@ pub fn reduce(judge: &mut Judge, old: &Value, new: &Value, inst: &Value, dir: Di
             if let Some(ip) = instance_place(&p) {
                 remove_at(&mut i2, &ip);
             }
-            let dangling = |d: &Value| refs(d).iter().any(|(_, r)| super::walk::resolve(d, r).is_none());
+            let dangling = |d: &Value| {
+                refs(d)
+                    .iter()
+                    .any(|(_, r)| super::walk::resolve(d, r).is_none())
+            };
             if dangling(&o2) || dangling(&n2) {
                 continue;
             }
@@ -181,9 +199,13 @@ fn instance_parts(v: &Value, ptr: String, out: &mut Vec<String>, depth: usize) {
 }
 
 fn remove_part(v: &mut Value, ptr: &str) -> bool {
-    let Some((parent, last)) = ptr.rsplit_once('/') else { return false };
+    let Some((parent, last)) = ptr.rsplit_once('/') else {
+        return false;
+    };
     match at_mut(v, parent) {
-        Some(Value::Object(m)) => m.remove(&last.replace("~1", "/").replace("~0", "~")).is_some(),
+        Some(Value::Object(m)) => m
+            .remove(&last.replace("~1", "/").replace("~0", "~"))
+            .is_some(),
         Some(Value::Array(a)) => match last.parse::<usize>() {
             Ok(i) if i < a.len() => {
                 a.remove(i);

@@ -76,15 +76,38 @@ impl Report {
 
     pub fn print(&self, seed: u64, kinds_total: usize) {
         let t = self.totals();
-        let precision = if t.breaking == 0 { 100.0 } else { 100.0 * t.confirmed as f64 / t.breaking as f64 };
+        let precision = if t.breaking == 0 {
+            100.0
+        } else {
+            100.0 * t.confirmed as f64 / t.breaking as f64
+        };
         println!("soundness_real (seed {seed}): {} pairs, {} instances, {} pairs with a counterexample; breaking verdict on {} pairs, {} of them with a counterexample (precision {precision:.1}%); {} misses in {} classes; {} noise in {} classes",
             t.pairs, self.instances, t.counterexamples, t.breaking, t.confirmed, t.misses, self.misses.len(), t.noise, self.noise.len());
-        println!("skipped pairs: {:?}; harmless-kind pairs that had a counterexample anyway: {}", self.skipped, self.harmless_with_counterexample);
-        let kinds_seen: std::collections::BTreeSet<&String> = self.by_kind.keys().map(|(k, _)| k).collect();
-        println!("mutation kinds exercised: {} of {kinds_total}", kinds_seen.len());
-        println!("{:<32} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}", "kind/direction", "pairs", "cex", "brk", "conf", "miss", "noise");
+        println!(
+            "skipped pairs: {:?}; harmless-kind pairs that had a counterexample anyway: {}",
+            self.skipped, self.harmless_with_counterexample
+        );
+        let kinds_seen: std::collections::BTreeSet<&String> =
+            self.by_kind.keys().map(|(k, _)| k).collect();
+        println!(
+            "mutation kinds exercised: {} of {kinds_total}",
+            kinds_seen.len()
+        );
+        println!(
+            "{:<32} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
+            "kind/direction", "pairs", "cex", "brk", "conf", "miss", "noise"
+        );
         for ((k, d), c) in &self.by_kind {
-            println!("{:<32} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}", format!("{k}/{d}"), c.pairs, c.counterexamples, c.breaking, c.confirmed, c.misses, c.noise);
+            println!(
+                "{:<32} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
+                format!("{k}/{d}"),
+                c.pairs,
+                c.counterexamples,
+                c.breaking,
+                c.confirmed,
+                c.misses,
+                c.noise
+            );
         }
         let mut rules: Vec<_> = self.unconfirmed_rules.iter().collect();
         rules.sort_by(|a, b| b.1.cmp(a.1));
@@ -96,7 +119,10 @@ impl Report {
             println!("NOISE {class}: {n} pairs, e.g. {example}");
         }
         for (class, (n, r)) in &self.misses {
-            println!("MISS {class}: {n} pairs; {}\n  old      = {}\n  new      = {}\n  instance = {}", r.note, r.old, r.new, r.instance);
+            println!(
+                "MISS {class}: {n} pairs; {}\n  old      = {}\n  new      = {}\n  instance = {}",
+                r.note, r.old, r.new, r.instance
+            );
         }
     }
 
@@ -106,11 +132,18 @@ impl Report {
         for (class, (_, r)) in &self.misses {
             let body = json!({"direction": r.direction, "old": r.old, "new": r.new, "instance": r.instance, "note": r.note});
             let text = serde_json::to_string_pretty(&body).unwrap() + "\n";
-            std::fs::write(dir.join(format!("{class}.json")), text).expect("a miss repro is written");
+            std::fs::write(dir.join(format!("{class}.json")), text)
+                .expect("a miss repro is written");
         }
     }
 }
 
 fn repro_placeholder() -> Repro {
-    Repro { direction: "", old: Value::Null, new: Value::Null, instance: Value::Null, note: String::new() }
+    Repro {
+        direction: "",
+        old: Value::Null,
+        new: Value::Null,
+        instance: Value::Null,
+        note: String::new(),
+    }
 }

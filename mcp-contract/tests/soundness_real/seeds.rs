@@ -43,12 +43,19 @@ fn walk_tools(v: &Value, origin: &str, hint: &str, out: &mut Vec<Seed>, depth: u
             let name = m.get("name").and_then(Value::as_str).unwrap_or(hint);
             for kw in ["inputSchema", "outputSchema"] {
                 if let Some(s) = m.get(kw) {
-                    out.push(Seed { origin: format!("{origin}:{name}:{kw}"), schema: s.clone() });
+                    out.push(Seed {
+                        origin: format!("{origin}:{name}:{kw}"),
+                        schema: s.clone(),
+                    });
                 }
             }
         }
-        Value::Object(m) => m.iter().for_each(|(k, c)| walk_tools(c, origin, k, out, depth + 1)),
-        Value::Array(a) => a.iter().for_each(|c| walk_tools(c, origin, hint, out, depth + 1)),
+        Value::Object(m) => m
+            .iter()
+            .for_each(|(k, c)| walk_tools(c, origin, k, out, depth + 1)),
+        Value::Array(a) => a
+            .iter()
+            .for_each(|c| walk_tools(c, origin, hint, out, depth + 1)),
         _ => {}
     }
 }
@@ -91,19 +98,34 @@ fn corpus(notes: &mut Vec<String>) -> Vec<Seed> {
     if !dir.join("README.md").exists() {
         skip::skip(
             "soundness_real (corpus seeds)",
-            &format!("corpus not found at {} (it lives beside the repository in shared/)", dir.display()),
+            &format!(
+                "corpus not found at {} (it lives beside the repository in shared/)",
+                dir.display()
+            ),
         );
         notes.push("corpus: SKIPPED (not found)".into());
         return vec![];
     }
     let mut out = vec![];
-    for (sub, names) in [("pairs", &["before.json", "after.json"][..]), ("deleted", &["last.json"][..]), ("renames", &["before.json", "after.json"][..])] {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir.join(sub)).into_iter().flatten().flatten().map(|e| e.path()).collect();
+    for (sub, names) in [
+        ("pairs", &["before.json", "after.json"][..]),
+        ("deleted", &["last.json"][..]),
+        ("renames", &["before.json", "after.json"][..]),
+    ] {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
         entries.sort();
         for e in entries {
             for n in names {
                 if let Some(v) = read_json(&e.join(n)) {
-                    let origin = format!("corpus:{sub}/{}/{n}", e.file_name().unwrap().to_string_lossy());
+                    let origin = format!(
+                        "corpus:{sub}/{}/{n}",
+                        e.file_name().unwrap().to_string_lossy()
+                    );
                     tool_schemas(&v, &origin, &mut out);
                 }
             }
@@ -119,7 +141,12 @@ fn captures(notes: &mut Vec<String>) -> Vec<Seed> {
     };
     let mut out = vec![];
     for p in std::env::split_paths(&list) {
-        let v = read_json(&p).unwrap_or_else(|| panic!("MCP_CONTRACT_SOUNDNESS_CAPTURES: {} is not a readable JSON file", p.display()));
+        let v = read_json(&p).unwrap_or_else(|| {
+            panic!(
+                "MCP_CONTRACT_SOUNDNESS_CAPTURES: {} is not a readable JSON file",
+                p.display()
+            )
+        });
         tool_schemas(&v, &p.display().to_string(), &mut out);
     }
     out
@@ -130,15 +157,23 @@ pub fn load() -> Seeds {
     let mut notes = vec![];
     let mut seen = BTreeSet::new();
     let mut dedup = |v: Vec<Seed>| -> Vec<Seed> {
-        v.into_iter().filter(|s| seen.insert(s.schema.to_string())).collect()
+        v.into_iter()
+            .filter(|s| seen.insert(s.schema.to_string()))
+            .collect()
     };
     let schemars: Vec<Seed> = schemars_seeds::all()
         .into_iter()
-        .map(|(n, s)| Seed { origin: format!("schemars:{n}"), schema: s })
+        .map(|(n, s)| Seed {
+            origin: format!("schemars:{n}"),
+            schema: s,
+        })
         .collect();
     let built: Vec<Seed> = shapes::all()
         .into_iter()
-        .map(|(n, s)| Seed { origin: format!("shape:{n}"), schema: s })
+        .map(|(n, s)| Seed {
+            origin: format!("shape:{n}"),
+            schema: s,
+        })
         .collect();
     let groups = vec![
         ("schemars", dedup(schemars)),

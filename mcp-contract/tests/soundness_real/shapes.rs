@@ -17,7 +17,10 @@ const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 fn width_field(format: &str) -> Value {
     let mut m = Map::new();
     let float = format == "float" || format == "double";
-    m.insert("type".into(), json!(if float { "number" } else { "integer" }));
+    m.insert(
+        "type".into(),
+        json!(if float { "number" } else { "integer" }),
+    );
     m.insert("format".into(), json!(format));
     if format.starts_with('u') {
         m.insert("minimum".into(), json!(0));
@@ -99,15 +102,45 @@ pub fn all() -> Vec<(&'static str, Value)> {
         ("internally-tagged", tagged),
         ("untagged", untagged),
         ("keywords", keywords),
-        ("root-array-of-refs", json!({"$schema": DRAFT, "type": "array", "items": {"$ref": "#/$defs/Item"}, "$defs": {"Item": {"type": "object", "properties": {"id": {"type": "integer", "format": "uint32", "minimum": 0}, "name": {"type": "string"}}, "required": ["id"]}}})),
-        ("root-string-enum", json!({"$schema": DRAFT, "type": "string", "enum": ["low", "high"]})),
-        ("root-integer", json!({"$schema": DRAFT, "type": "integer", "format": "uint16", "minimum": 0})),
-        ("root-number-float", json!({"$schema": DRAFT, "type": "number", "format": "float"})),
-        ("root-oneOf", json!({"$schema": DRAFT, "oneOf": [{"type": "string", "const": "none"}, {"type": "object", "properties": {"Some": {"type": "integer", "format": "int8"}}, "required": ["Some"], "additionalProperties": false}]})),
-        ("root-tuple", json!({"$schema": DRAFT, "type": "array", "prefixItems": [{"type": "integer", "format": "int32"}, {"type": ["string", "null"]}], "minItems": 2, "maxItems": 2})),
-        ("root-nullable", json!({"$schema": DRAFT, "type": ["string", "null"], "maxLength": 8})),
-        ("root-recursive-items", json!({"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"type": "integer"}]}})),
-        ("root-recursive-allOf", json!({"allOf": [{"anyOf": [{"$ref": "#"}, {"type": "integer"}]}], "type": ["array", "integer"], "items": {"$ref": "#"}})),
-        ("recursive-defs", json!({"$schema": DRAFT, "$ref": "#/$defs/Tree", "$defs": {"Tree": {"type": "object", "properties": {"value": {"type": "integer", "format": "int64"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}, "required": ["value"]}}})),
+        (
+            "root-array-of-refs",
+            json!({"$schema": DRAFT, "type": "array", "items": {"$ref": "#/$defs/Item"}, "$defs": {"Item": {"type": "object", "properties": {"id": {"type": "integer", "format": "uint32", "minimum": 0}, "name": {"type": "string"}}, "required": ["id"]}}}),
+        ),
+        (
+            "root-string-enum",
+            json!({"$schema": DRAFT, "type": "string", "enum": ["low", "high"]}),
+        ),
+        (
+            "root-integer",
+            json!({"$schema": DRAFT, "type": "integer", "format": "uint16", "minimum": 0}),
+        ),
+        (
+            "root-number-float",
+            json!({"$schema": DRAFT, "type": "number", "format": "float"}),
+        ),
+        (
+            "root-oneOf",
+            json!({"$schema": DRAFT, "oneOf": [{"type": "string", "const": "none"}, {"type": "object", "properties": {"Some": {"type": "integer", "format": "int8"}}, "required": ["Some"], "additionalProperties": false}]}),
+        ),
+        (
+            "root-tuple",
+            json!({"$schema": DRAFT, "type": "array", "prefixItems": [{"type": "integer", "format": "int32"}, {"type": ["string", "null"]}], "minItems": 2, "maxItems": 2}),
+        ),
+        (
+            "root-nullable",
+            json!({"$schema": DRAFT, "type": ["string", "null"], "maxLength": 8}),
+        ),
+        (
+            "root-recursive-items",
+            json!({"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"type": "integer"}]}}),
+        ),
+        (
+            "root-recursive-allOf",
+            json!({"allOf": [{"anyOf": [{"$ref": "#"}, {"type": "integer"}]}], "type": ["array", "integer"], "items": {"$ref": "#"}}),
+        ),
+        (
+            "recursive-defs",
+            json!({"$schema": DRAFT, "$ref": "#/$defs/Tree", "$defs": {"Tree": {"type": "object", "properties": {"value": {"type": "integer", "format": "int64"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}, "required": ["value"]}}}),
+        ),
     ]
 }

@@ -34,7 +34,9 @@ pub struct Judge {
 pub fn tool(schema: &Value, dir: Direction) -> Value {
     match dir {
         Direction::Input => json!({"name": "t", "inputSchema": schema}),
-        Direction::Output => json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema}),
+        Direction::Output => {
+            json!({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema})
+        }
     }
 }
 
@@ -55,7 +57,9 @@ fn judge(old: &Value, new: &Value, dir: Direction) -> Verdict {
         diff_surfaces(&o, &n)
             .changes
             .into_iter()
-            .filter(|c| c.severity == Severity::Breaking && ns.iter().any(|p| c.rule.starts_with(p)))
+            .filter(|c| {
+                c.severity == Severity::Breaking && ns.iter().any(|p| c.rule.starts_with(p))
+            })
             .map(|c| (c.rule, c.pointer))
             .collect(),
     )
@@ -85,7 +89,12 @@ fn spawn() -> (Sender<Job>, Receiver<Verdict>) {
 impl Judge {
     pub fn new(timeout: Duration) -> Judge {
         let (tx, rx) = spawn();
-        Judge { tx, rx, timeout, abandoned: 0 }
+        Judge {
+            tx,
+            rx,
+            timeout,
+            abandoned: 0,
+        }
     }
 
     pub fn verdict(&mut self, old: &Value, new: &Value, dir: Direction) -> Verdict {

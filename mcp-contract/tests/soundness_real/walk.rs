@@ -57,7 +57,7 @@ pub fn sites(doc: &Value) -> Vec<Site> {
     raw.into_iter()
         .filter(|(_, _, is_obj)| *is_obj)
         .map(|(ptr, own, _)| {
-            let via_def = def_of(&ptr).map_or(true, |d| defs.get(&d).copied().unwrap_or(true));
+            let via_def = def_of(&ptr).is_none_or(|d| defs.get(&d).copied().unwrap_or(true));
             Site {
                 monotone: own && via_def,
                 ptr,
@@ -132,7 +132,10 @@ fn def_monotonicity(doc: &Value, raw: &[(String, bool, bool)]) -> BTreeMap<Strin
                 .iter()
                 .filter(|(t, _, _)| t == d || t.starts_with(&format!("{d}/")))
                 .all(|(_, mono, from)| {
-                    *mono && from.as_ref().map_or(true, |f| out.get(f).copied().unwrap_or(true))
+                    *mono
+                        && from
+                            .as_ref()
+                            .is_none_or(|f| out.get(f).copied().unwrap_or(true))
                 });
             out.insert(d.clone(), ok);
         }

@@ -13,36 +13,121 @@ pub const KEY_PATTERNS: [&str; 3] = ["^x-", "^[A-Z]", "_id$"];
 pub fn kinds() -> Vec<Kind> {
     use Effect::*;
     vec![
-        Kind { name: "required.add", effect: Narrow, apply: required_add },
-        Kind { name: "required.remove", effect: Widen, apply: required_remove },
-        Kind { name: "property.add", effect: Mixed, apply: property_add },
-        Kind { name: "property.remove", effect: Mixed, apply: property_remove },
-        Kind { name: "property.rename", effect: Mixed, apply: property_rename },
-        Kind { name: "additionalProperties.false", effect: Narrow, apply: ap_false },
-        Kind { name: "additionalProperties.remove", effect: Widen, apply: ap_remove },
-        Kind { name: "additionalProperties.schema", effect: Mixed, apply: ap_schema },
-        Kind { name: "patternProperties.add", effect: Mixed, apply: pp_add },
-        Kind { name: "patternProperties.remove", effect: Mixed, apply: pp_remove },
-        Kind { name: "patternProperties.change", effect: Mixed, apply: pp_change },
-        Kind { name: "propertyNames.add", effect: Narrow, apply: pn_add },
-        Kind { name: "propertyNames.remove", effect: Widen, apply: pn_remove },
-        Kind { name: "dependentRequired.add", effect: Narrow, apply: dr_add },
-        Kind { name: "dependentRequired.remove", effect: Widen, apply: dr_remove },
-        Kind { name: "dependentSchemas.add", effect: Narrow, apply: ds_add },
-        Kind { name: "dependentSchemas.remove", effect: Widen, apply: ds_remove },
-        Kind { name: "propertyCount.tighten", effect: Narrow, apply: count_tighten },
-        Kind { name: "unevaluatedProperties.false", effect: Narrow, apply: up_false },
-        Kind { name: "unevaluatedProperties.remove", effect: Widen, apply: up_remove },
+        Kind {
+            name: "required.add",
+            effect: Narrow,
+            apply: required_add,
+        },
+        Kind {
+            name: "required.remove",
+            effect: Widen,
+            apply: required_remove,
+        },
+        Kind {
+            name: "property.add",
+            effect: Mixed,
+            apply: property_add,
+        },
+        Kind {
+            name: "property.remove",
+            effect: Mixed,
+            apply: property_remove,
+        },
+        Kind {
+            name: "property.rename",
+            effect: Mixed,
+            apply: property_rename,
+        },
+        Kind {
+            name: "additionalProperties.false",
+            effect: Narrow,
+            apply: ap_false,
+        },
+        Kind {
+            name: "additionalProperties.remove",
+            effect: Widen,
+            apply: ap_remove,
+        },
+        Kind {
+            name: "additionalProperties.schema",
+            effect: Mixed,
+            apply: ap_schema,
+        },
+        Kind {
+            name: "patternProperties.add",
+            effect: Mixed,
+            apply: pp_add,
+        },
+        Kind {
+            name: "patternProperties.remove",
+            effect: Mixed,
+            apply: pp_remove,
+        },
+        Kind {
+            name: "patternProperties.change",
+            effect: Mixed,
+            apply: pp_change,
+        },
+        Kind {
+            name: "propertyNames.add",
+            effect: Narrow,
+            apply: pn_add,
+        },
+        Kind {
+            name: "propertyNames.remove",
+            effect: Widen,
+            apply: pn_remove,
+        },
+        Kind {
+            name: "dependentRequired.add",
+            effect: Narrow,
+            apply: dr_add,
+        },
+        Kind {
+            name: "dependentRequired.remove",
+            effect: Widen,
+            apply: dr_remove,
+        },
+        Kind {
+            name: "dependentSchemas.add",
+            effect: Narrow,
+            apply: ds_add,
+        },
+        Kind {
+            name: "dependentSchemas.remove",
+            effect: Widen,
+            apply: ds_remove,
+        },
+        Kind {
+            name: "propertyCount.tighten",
+            effect: Narrow,
+            apply: count_tighten,
+        },
+        Kind {
+            name: "unevaluatedProperties.false",
+            effect: Narrow,
+            apply: up_false,
+        },
+        Kind {
+            name: "unevaluatedProperties.remove",
+            effect: Widen,
+            apply: up_remove,
+        },
     ]
 }
 
 fn required_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !is_object_node(m) {
         return false;
     }
     let req = required(m);
-    let mut candidates: Vec<String> = declared(m).into_iter().filter(|n| !req.contains(n)).collect();
+    let mut candidates: Vec<String> = declared(m)
+        .into_iter()
+        .filter(|n| !req.contains(n))
+        .collect();
     if candidates.is_empty() {
         candidates.push("region".into());
     }
@@ -54,7 +139,9 @@ fn required_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn required_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let mut req = required(m);
     if req.is_empty() {
         return false;
@@ -69,12 +156,16 @@ fn required_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn property_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !is_object_node(m) {
         return false;
     }
     let props = m.entry("properties").or_insert_with(|| json!({}));
-    let Some(p) = props.as_object_mut() else { return false };
+    let Some(p) = props.as_object_mut() else {
+        return false;
+    };
     let name = ["region", "extra", "x-trace", "Kind"][rng.below(4)];
     if p.contains_key(name) {
         return false;
@@ -84,7 +175,9 @@ fn property_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn property_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let names = declared(m);
     if names.is_empty() {
         return false;
@@ -99,7 +192,9 @@ fn property_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn property_rename(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let names = declared(m);
     if names.is_empty() {
         return false;
@@ -120,7 +215,9 @@ fn property_rename(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn ap_false(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !is_object_node(m) {
         return false;
     }
@@ -132,7 +229,9 @@ fn ap_remove(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
 }
 
 fn ap_schema(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !is_object_node(m) && !m.contains_key("additionalProperties") {
         return false;
     }
@@ -141,12 +240,16 @@ fn ap_schema(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn pp_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !is_object_node(m) {
         return false;
     }
     let pp = m.entry("patternProperties").or_insert_with(|| json!({}));
-    let Some(pp) = pp.as_object_mut() else { return false };
+    let Some(pp) = pp.as_object_mut() else {
+        return false;
+    };
     let pat = *rng.pick(&KEY_PATTERNS);
     if pp.contains_key(pat) {
         return false;
@@ -156,8 +259,12 @@ fn pp_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn pp_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
-    let Some(Value::Object(pp)) = m.get_mut("patternProperties") else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
+    let Some(Value::Object(pp)) = m.get_mut("patternProperties") else {
+        return false;
+    };
     let keys: Vec<String> = pp.keys().cloned().collect();
     if keys.is_empty() {
         return false;
@@ -170,8 +277,12 @@ fn pp_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn pp_change(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
-    let Some(Value::Object(pp)) = m.get_mut("patternProperties") else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
+    let Some(Value::Object(pp)) = m.get_mut("patternProperties") else {
+        return false;
+    };
     let keys: Vec<String> = pp.keys().cloned().collect();
     if keys.is_empty() {
         return false;
@@ -182,7 +293,9 @@ fn pp_change(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn pn_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !is_object_node(m) || m.contains_key("propertyNames") {
         return false;
     }
@@ -201,7 +314,9 @@ fn pn_remove(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
 }
 
 fn dr_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let names = declared(m);
     if names.len() < 2 {
         return false;
@@ -212,9 +327,13 @@ fn dr_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
         return false;
     }
     let dr = m.entry("dependentRequired").or_insert_with(|| json!({}));
-    let Some(dr) = dr.as_object_mut() else { return false };
+    let Some(dr) = dr.as_object_mut() else {
+        return false;
+    };
     let list = dr.entry(a).or_insert_with(|| json!([]));
-    let Some(list) = list.as_array_mut() else { return false };
+    let Some(list) = list.as_array_mut() else {
+        return false;
+    };
     if list.contains(&json!(b)) {
         return false;
     }
@@ -223,8 +342,12 @@ fn dr_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn dr_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
-    let Some(Value::Object(dr)) = m.get_mut("dependentRequired") else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
+    let Some(Value::Object(dr)) = m.get_mut("dependentRequired") else {
+        return false;
+    };
     let keys: Vec<String> = dr.keys().cloned().collect();
     if keys.is_empty() {
         return false;
@@ -234,7 +357,9 @@ fn dr_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn ds_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let names = declared(m);
     if names.is_empty() {
         return false;
@@ -247,7 +372,9 @@ fn ds_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
         json!({"properties": {b: small_schema(rng)}})
     };
     let ds = m.entry("dependentSchemas").or_insert_with(|| json!({}));
-    let Some(ds) = ds.as_object_mut() else { return false };
+    let Some(ds) = ds.as_object_mut() else {
+        return false;
+    };
     if ds.contains_key(&a) {
         return false;
     }
@@ -256,8 +383,12 @@ fn ds_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn ds_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
-    let Some(Value::Object(ds)) = m.get_mut("dependentSchemas") else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
+    let Some(Value::Object(ds)) = m.get_mut("dependentSchemas") else {
+        return false;
+    };
     let keys: Vec<String> = ds.keys().cloned().collect();
     if keys.is_empty() {
         return false;
@@ -267,13 +398,18 @@ fn ds_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn count_tighten(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !is_object_node(m) {
         return false;
     }
     let n = declared(m).len() as u64;
     if rng.chance(50) {
-        let v = m.get("minProperties").and_then(Value::as_u64).map_or(1, |v| v + 1);
+        let v = m
+            .get("minProperties")
+            .and_then(Value::as_u64)
+            .map_or(1, |v| v + 1);
         m.insert("minProperties".into(), json!(v));
     } else {
         let v = m
@@ -286,7 +422,9 @@ fn count_tighten(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn up_false(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !is_object_node(m) && !m.contains_key("allOf") && !m.contains_key("$ref") {
         return false;
     }

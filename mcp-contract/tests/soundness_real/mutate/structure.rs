@@ -12,29 +12,121 @@ use super::{declared, node, small_schema, Effect, Kind};
 pub fn kinds() -> Vec<Kind> {
     use Effect::*;
     vec![
-        Kind { name: "anyOf.branch-remove", effect: Narrow, apply: |d, p, r| branch_remove(d, p, r, "anyOf") },
-        Kind { name: "oneOf.branch-remove", effect: Mixed, apply: |d, p, r| branch_remove(d, p, r, "oneOf") },
-        Kind { name: "allOf.branch-remove", effect: Widen, apply: |d, p, r| branch_remove(d, p, r, "allOf") },
-        Kind { name: "anyOf.branch-add", effect: Widen, apply: |d, p, r| branch_add(d, p, r, "anyOf") },
-        Kind { name: "oneOf.branch-add", effect: Mixed, apply: |d, p, r| branch_add(d, p, r, "oneOf") },
-        Kind { name: "allOf.branch-add", effect: Narrow, apply: |d, p, r| branch_add(d, p, r, "allOf") },
-        Kind { name: "anyOf.to-oneOf", effect: Narrow, apply: |d, p, _| rename_kw(d, p, "anyOf", "oneOf") },
-        Kind { name: "oneOf.to-anyOf", effect: Widen, apply: |d, p, _| rename_kw(d, p, "oneOf", "anyOf") },
-        Kind { name: "branch.reorder", effect: Same, apply: branch_reorder },
-        Kind { name: "alternative.wrap", effect: Widen, apply: alt_wrap },
-        Kind { name: "not.add", effect: Narrow, apply: not_add },
-        Kind { name: "not.remove", effect: Widen, apply: not_remove },
-        Kind { name: "if.add", effect: Narrow, apply: if_add },
-        Kind { name: "if.remove", effect: Widen, apply: if_remove },
-        Kind { name: "if.change", effect: Mixed, apply: |d, p, r| cond_change(d, p, r, "if") },
-        Kind { name: "then.change", effect: Mixed, apply: |d, p, r| cond_change(d, p, r, "then") },
-        Kind { name: "else.change", effect: Mixed, apply: |d, p, r| cond_change(d, p, r, "else") },
-        Kind { name: "ref.sibling", effect: Narrow, apply: ref_sibling },
-        Kind { name: "ref.sibling-annotation", effect: Annotation, apply: ref_sibling_annotation },
-        Kind { name: "ref.retarget", effect: Mixed, apply: ref_retarget },
-        Kind { name: "defs.rename", effect: Same, apply: defs_rename },
-        Kind { name: "defs.extract", effect: Same, apply: defs_extract },
-        Kind { name: "ref.inline", effect: Same, apply: ref_inline },
+        Kind {
+            name: "anyOf.branch-remove",
+            effect: Narrow,
+            apply: |d, p, r| branch_remove(d, p, r, "anyOf"),
+        },
+        Kind {
+            name: "oneOf.branch-remove",
+            effect: Mixed,
+            apply: |d, p, r| branch_remove(d, p, r, "oneOf"),
+        },
+        Kind {
+            name: "allOf.branch-remove",
+            effect: Widen,
+            apply: |d, p, r| branch_remove(d, p, r, "allOf"),
+        },
+        Kind {
+            name: "anyOf.branch-add",
+            effect: Widen,
+            apply: |d, p, r| branch_add(d, p, r, "anyOf"),
+        },
+        Kind {
+            name: "oneOf.branch-add",
+            effect: Mixed,
+            apply: |d, p, r| branch_add(d, p, r, "oneOf"),
+        },
+        Kind {
+            name: "allOf.branch-add",
+            effect: Narrow,
+            apply: |d, p, r| branch_add(d, p, r, "allOf"),
+        },
+        Kind {
+            name: "anyOf.to-oneOf",
+            effect: Narrow,
+            apply: |d, p, _| rename_kw(d, p, "anyOf", "oneOf"),
+        },
+        Kind {
+            name: "oneOf.to-anyOf",
+            effect: Widen,
+            apply: |d, p, _| rename_kw(d, p, "oneOf", "anyOf"),
+        },
+        Kind {
+            name: "branch.reorder",
+            effect: Same,
+            apply: branch_reorder,
+        },
+        Kind {
+            name: "alternative.wrap",
+            effect: Widen,
+            apply: alt_wrap,
+        },
+        Kind {
+            name: "not.add",
+            effect: Narrow,
+            apply: not_add,
+        },
+        Kind {
+            name: "not.remove",
+            effect: Widen,
+            apply: not_remove,
+        },
+        Kind {
+            name: "if.add",
+            effect: Narrow,
+            apply: if_add,
+        },
+        Kind {
+            name: "if.remove",
+            effect: Widen,
+            apply: if_remove,
+        },
+        Kind {
+            name: "if.change",
+            effect: Mixed,
+            apply: |d, p, r| cond_change(d, p, r, "if"),
+        },
+        Kind {
+            name: "then.change",
+            effect: Mixed,
+            apply: |d, p, r| cond_change(d, p, r, "then"),
+        },
+        Kind {
+            name: "else.change",
+            effect: Mixed,
+            apply: |d, p, r| cond_change(d, p, r, "else"),
+        },
+        Kind {
+            name: "ref.sibling",
+            effect: Narrow,
+            apply: ref_sibling,
+        },
+        Kind {
+            name: "ref.sibling-annotation",
+            effect: Annotation,
+            apply: ref_sibling_annotation,
+        },
+        Kind {
+            name: "ref.retarget",
+            effect: Mixed,
+            apply: ref_retarget,
+        },
+        Kind {
+            name: "defs.rename",
+            effect: Same,
+            apply: defs_rename,
+        },
+        Kind {
+            name: "defs.extract",
+            effect: Same,
+            apply: defs_extract,
+        },
+        Kind {
+            name: "ref.inline",
+            effect: Same,
+            apply: ref_inline,
+        },
     ]
 }
 
@@ -50,10 +142,16 @@ fn branch_remove(doc: &mut Value, ptr: &str, rng: &mut Rng, kw: &str) -> bool {
 }
 
 fn branch_add(doc: &mut Value, ptr: &str, rng: &mut Rng, kw: &str) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let extra = if kw == "allOf" {
-        [json!({"required": ["region"]}), json!({"not": {"type": "null"}}), json!({"maxProperties": 3}), json!({"minLength": 1})]
-            [rng.below(4)]
+        [
+            json!({"required": ["region"]}),
+            json!({"not": {"type": "null"}}),
+            json!({"maxProperties": 3}),
+            json!({"minLength": 1}),
+        ][rng.below(4)]
         .clone()
     } else {
         small_schema(rng)
@@ -71,7 +169,9 @@ fn branch_add(doc: &mut Value, ptr: &str, rng: &mut Rng, kw: &str) -> bool {
 }
 
 fn rename_kw(doc: &mut Value, ptr: &str, from: &str, to: &str) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if m.contains_key(to) {
         return false;
     }
@@ -85,7 +185,9 @@ fn rename_kw(doc: &mut Value, ptr: &str, from: &str, to: &str) -> bool {
 }
 
 fn branch_reorder(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let kw = *rng.pick(&["anyOf", "oneOf", "allOf"]);
     match m.get_mut(kw) {
         Some(Value::Array(bs)) if bs.len() > 1 && bs.first() != bs.last() => {
@@ -97,7 +199,9 @@ fn branch_reorder(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn alt_wrap(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if m.is_empty() {
         return false;
     }
@@ -107,12 +211,18 @@ fn alt_wrap(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn not_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if m.contains_key("not") {
         return false;
     }
-    let s = [json!({"type": "null"}), json!({"const": 0}), json!({"required": ["region"]}), json!({"enum": ["a", ""]})]
-        [rng.below(4)]
+    let s = [
+        json!({"type": "null"}),
+        json!({"const": 0}),
+        json!({"required": ["region"]}),
+        json!({"enum": ["a", ""]}),
+    ][rng.below(4)]
     .clone();
     m.insert("not".into(), s);
     true
@@ -123,23 +233,33 @@ fn not_remove(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
 }
 
 fn if_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let names = declared(m);
     if names.is_empty() || m.contains_key("if") {
         return false;
     }
     let a = rng.pick(&names).clone();
     let b = rng.pick(&names).clone();
-    m.insert("if".into(), json!({"properties": {a.clone(): {"type": "string"}}, "required": [a]}));
+    m.insert(
+        "if".into(),
+        json!({"properties": {a.clone(): {"type": "string"}}, "required": [a]}),
+    );
     m.insert("then".into(), json!({"required": [b]}));
     if rng.chance(50) {
-        m.insert("else".into(), json!({"properties": {b: {"type": "integer"}}}));
+        m.insert(
+            "else".into(),
+            json!({"properties": {b: {"type": "integer"}}}),
+        );
     }
     true
 }
 
 fn if_remove(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let had = m.remove("if").is_some();
     m.remove("then");
     m.remove("else");
@@ -147,12 +267,18 @@ fn if_remove(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
 }
 
 fn cond_change(doc: &mut Value, ptr: &str, rng: &mut Rng, kw: &str) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !m.contains_key("if") {
         return false;
     }
     let names = declared(m);
-    let name = if names.is_empty() { "region".to_string() } else { rng.pick(&names).clone() };
+    let name = if names.is_empty() {
+        "region".to_string()
+    } else {
+        rng.pick(&names).clone()
+    };
     let s = match rng.below(3) {
         0 => json!({"required": [name]}),
         1 => json!({"properties": {name: small_schema(rng)}}),
@@ -162,7 +288,9 @@ fn cond_change(doc: &mut Value, ptr: &str, rng: &mut Rng, kw: &str) -> bool {
 }
 
 fn ref_sibling(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !m.contains_key("$ref") {
         return false;
     }
@@ -183,11 +311,16 @@ fn ref_sibling(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn ref_sibling_annotation(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if !m.contains_key("$ref") {
         return false;
     }
-    m.insert("description".into(), json!(format!("beside the ref {}", rng.below(9))));
+    m.insert(
+        "description".into(),
+        json!(format!("beside the ref {}", rng.below(9))),
+    );
     true
 }
 
@@ -205,7 +338,9 @@ fn def_names(doc: &Value) -> Vec<(String, String)> {
 
 fn ref_retarget(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
     let defs = def_names(doc);
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     let Some(old) = m.get("$ref").and_then(Value::as_str).map(String::from) else {
         return false;
     };
@@ -229,11 +364,15 @@ fn defs_rename(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
     }
     let (kw, name) = (segs[1], segs[2]);
     let to = format!("{name}Renamed");
-    let Some(Value::Object(defs)) = doc.get_mut(kw) else { return false };
+    let Some(Value::Object(defs)) = doc.get_mut(kw) else {
+        return false;
+    };
     if defs.contains_key(&to) {
         return false;
     }
-    let Some(body) = defs.remove(name) else { return false };
+    let Some(body) = defs.remove(name) else {
+        return false;
+    };
     defs.insert(to.clone(), body);
     let from_ref = format!("#/{kw}/{name}");
     let to_ref = format!("#/{kw}/{to}");
@@ -254,15 +393,23 @@ fn defs_extract(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
         return false;
     }
     // a reference into this node by path would no longer resolve
-    if refs(doc).iter().any(|(_, r)| r.strip_prefix('#').is_some_and(|t| t.starts_with(ptr))) {
+    if refs(doc)
+        .iter()
+        .any(|(_, r)| r.strip_prefix('#').is_some_and(|t| t.starts_with(ptr)))
+    {
         return false;
     }
     if !doc.is_object() {
         return false;
     }
-    let n = doc.get("$defs").and_then(Value::as_object).map_or(0, Map::len);
+    let n = doc
+        .get("$defs")
+        .and_then(Value::as_object)
+        .map_or(0, Map::len);
     let name = format!("Extracted{n}");
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     if m.is_empty() {
         return false;
     }
@@ -294,12 +441,19 @@ fn ref_inline(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
     if r == "#" || !r.starts_with("#/") {
         return false;
     }
-    let Some(target) = resolve(doc, &r).cloned() else { return false };
+    let Some(target) = resolve(doc, &r).cloned() else {
+        return false;
+    };
     // an embedded resource or anchor would resolve differently inline
-    if target.get("$id").is_some() || target.get("$anchor").is_some() || target.get("$dynamicAnchor").is_some() {
+    if target.get("$id").is_some()
+        || target.get("$anchor").is_some()
+        || target.get("$dynamicAnchor").is_some()
+    {
         return false;
     }
-    let Some(m) = node(doc, ptr) else { return false };
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
     m.remove("$ref");
     if m.contains_key("allOf") {
         return false;
