@@ -5,12 +5,16 @@
 
 #[path = "mutate/arrays.rs"]
 mod arrays;
+#[path = "mutate/literals.rs"]
+mod literals;
 #[path = "mutate/objects.rs"]
 mod objects;
+#[path = "mutate/ranges.rs"]
+mod ranges;
 #[path = "mutate/structure.rs"]
 mod structure;
-#[path = "mutate/values.rs"]
-mod values;
+#[path = "mutate/types.rs"]
+mod types;
 
 use serde_json::{Map, Value};
 
@@ -44,7 +48,9 @@ pub struct Kind {
 /// Every kind, in a fixed order (pairs cycle through them).
 pub fn kinds() -> Vec<Kind> {
     let mut out = vec![];
-    out.extend(values::kinds());
+    out.extend(types::kinds());
+    out.extend(ranges::kinds());
+    out.extend(literals::kinds());
     out.extend(objects::kinds());
     out.extend(arrays::kinds());
     out.extend(structure::kinds());
