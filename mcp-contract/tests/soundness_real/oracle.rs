@@ -49,6 +49,20 @@ pub fn validator(schema: &Value) -> Option<Validator> {
         .ok()
 }
 
+/// Which side rejects a counterexample, and the validator's reason (NEW
+/// for an input, OLD for an output).
+pub fn why_rejected(old: &Value, new: &Value, inst: &Value, input: bool) -> String {
+    let (side, schema) = if input { ("NEW", new) } else { ("OLD", old) };
+    let reason = validator(schema)
+        .and_then(|v| {
+            v.validate(inst)
+                .err()
+                .map(|e| format!("{e} at {:?}", e.instance_path().as_str()))
+        })
+        .unwrap_or_else(|| "nothing (no longer a counterexample?)".into());
+    format!("{side} rejects the instance: {reason}")
+}
+
 /// Does `inst` use only property names the schema `doc` mentions at each
 /// place (through references, alternatives, conditionals, pattern and
 /// additional properties)? A free-form object (nothing declared) takes any.
