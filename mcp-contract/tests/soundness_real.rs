@@ -19,7 +19,7 @@
 //! printed by class, with precision (breaking pairs with a counterexample /
 //! breaking pairs).
 //!
-//! `MCP_CONTRACT_SOUNDNESS_PAIRS` (default 1500) and
+//! `MCP_CONTRACT_SOUNDNESS_PAIRS` (default 1200) and
 //! `MCP_CONTRACT_SOUNDNESS_SEED` size and vary the run;
 //! `MCP_CONTRACT_SOUNDNESS_MISSES_DIR` receives one `<class>.json` repro per
 //! miss class; `MCP_CONTRACT_SOUNDNESS_HANG_SECS` (default 20) is the hang
@@ -141,7 +141,7 @@ fn usable(
 #[test]
 fn engine_never_misses_a_counterexample_on_real_shapes() {
     let seed = env_u64("MCP_CONTRACT_SOUNDNESS_SEED", 20261201);
-    let pairs = env_u64("MCP_CONTRACT_SOUNDNESS_PAIRS", 1500) as usize;
+    let pairs = env_u64("MCP_CONTRACT_SOUNDNESS_PAIRS", 1200) as usize;
     let mut judge = Judge::new(Duration::from_secs(env_u64(
         "MCP_CONTRACT_SOUNDNESS_HANG_SECS",
         20,
