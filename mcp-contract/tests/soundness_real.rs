@@ -23,7 +23,8 @@
 //! `MCP_CONTRACT_SOUNDNESS_SEED` size and vary the run;
 //! `MCP_CONTRACT_SOUNDNESS_MISSES_DIR` receives one `<class>.json` repro per
 //! miss class; `MCP_CONTRACT_SOUNDNESS_HANG_SECS` (default 20) is the hang
-//! guard's patience.
+//! guard's patience; `MCP_CONTRACT_SOUNDNESS_DUMP=FILE` appends the pairs
+//! called breaking without a counterexample, for precision work.
 
 #[path = "../../tests/support/skip.rs"]
 mod skip;
@@ -136,6 +137,25 @@ fn usable(
         }
     }
     (groups, notes)
+}
+
+/// `MCP_CONTRACT_SOUNDNESS_DUMP=FILE` appends every pair called breaking
+/// without a counterexample (one JSON line each), for precision work.
+fn dump_unconfirmed(d: &str, kind: &str, old: &Value, new: &Value, breaking: &[(&str, String)]) {
+    let Some(path) = std::env::var_os("MCP_CONTRACT_SOUNDNESS_DUMP") else {
+        return;
+    };
+    let line = serde_json::json!({"direction": d, "kind": kind, "old": old, "new": new, "breaking": breaking})
+        .to_string()
+        + "\n";
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = f.write_all(line.as_bytes());
+    }
 }
 
 #[test]
@@ -283,6 +303,7 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
                     for rule in &rules {
                         *report.unconfirmed_rules.entry(rule).or_default() += 1;
                     }
+                    dump_unconfirmed(d, kind.name, old, &new, &breaking);
                     if harmless {
                         let mut example = format!("{note}: {rules:?} at {}", breaking[0].1);
                         example.truncate(400);

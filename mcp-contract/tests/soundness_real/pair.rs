@@ -60,7 +60,9 @@ pub fn evaluate(
     let gens = [Gen::new(old), Gen::new(new)];
     let mut counterexample = None;
     let mut instances = 0;
-    for i in 0..n {
+    // a breaking verdict gets a longer search before it counts as unconfirmed
+    let budget = if breaking.is_empty() { n } else { 4 * n };
+    for i in 0..budget {
         let inst = gens[i % 2].instance(rng);
         instances += 1;
         if is_counterexample(&vo, &vn, old, &inst, dir) {
