@@ -23,7 +23,10 @@
 //! `MCP_CONTRACT_SOUNDNESS_SEED` size and vary the run;
 //! `MCP_CONTRACT_SOUNDNESS_MISSES_DIR` receives one `<class>.json` repro per
 //! miss class; `MCP_CONTRACT_SOUNDNESS_HANG_SECS` (default 20) is the hang
-//! guard's patience; `MCP_CONTRACT_SOUNDNESS_DUMP=FILE` appends the pairs
+//! guard's patience (a hang ends the run at once: the stuck thread cannot be
+//! stopped and may keep allocating); `MCP_CONTRACT_SOUNDNESS_SKIP_SEEDS`
+//! (comma-separated origins such as `shape:root-recursive-allOf`) leaves
+//! seeds out of a long run; `MCP_CONTRACT_SOUNDNESS_DUMP=FILE` appends the pairs
 //! called breaking without a counterexample, for precision work.
 
 #[path = "../../tests/support/skip.rs"]
@@ -175,15 +178,23 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
     let mut rng = Rng::new(seed);
     let mut done = 0;
     let mut attempt = 0usize;
-    // a seed whose mutant hung is used no more: each hang leaves a busy thread
-    let mut quarantined = std::collections::BTreeSet::new();
+    // seeds left out by name (a long run around a known hang)
+    let quarantined: std::collections::BTreeSet<String> =
+        std::env::var("MCP_CONTRACT_SOUNDNESS_SKIP_SEEDS")
+            .unwrap_or_default()
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+    if !quarantined.is_empty() {
+        println!("seeds left out (MCP_CONTRACT_SOUNDNESS_SKIP_SEEDS): {quarantined:?}");
+    }
     while done < pairs && attempt < pairs * 4 {
         attempt += 1;
-        if judge.abandoned >= 6 {
-            println!(
-                "stopped early: {} diffs hung (each leaves a thread behind)",
-                judge.abandoned
-            );
+        if judge.abandoned > 0 {
+            // the hung diff keeps its thread and may keep allocating (one took
+            // 12 GB): report now rather than let it take the machine down
+            println!("stopped after a hung diff: reporting what was found so far");
             break;
         }
         // kinds in turn, so that each gets its share; seeds at random
@@ -240,14 +251,7 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
                 };
                 let note = match outcome {
                     Outcome::Panic(m) => format!("{note}: {m}"),
-                    _ => {
-                        quarantined.insert(s.origin.clone());
-                        println!(
-                            "HANG on a mutant of {} (seed quarantined): {note}",
-                            s.origin
-                        );
-                        format!("{note}: no verdict within the guard's timeout")
-                    }
+                    _ => format!("{note}: no verdict within the guard's timeout"),
                 };
                 report.counts(kind.name, d).pairs += 1;
                 report.counts(kind.name, d).misses += 1;
@@ -269,6 +273,13 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
             } => {
                 done += 1;
                 report.instances += instances;
+                if done % 10_000 == 0 {
+                    let t = report.totals();
+                    println!(
+                        "progress: {done} pairs, {} instances, {} counterexamples, {} breaking ({} confirmed), {} misses, {} noise",
+                        report.instances, t.counterexamples, t.breaking, t.confirmed, t.misses, t.noise
+                    );
+                }
                 let harmless = harmless(kind, site.monotone, old, dir);
                 let c = report.counts(kind.name, d);
                 c.pairs += 1;
@@ -328,7 +339,7 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
     // one small repro per miss class
     let classes: Vec<String> = report.misses.keys().cloned().collect();
     for class in classes {
-        if class == "hang" || class == "panic" {
+        if class == "hang" || class == "panic" || judge.abandoned > 0 {
             continue;
         }
         let r = &report.misses[&class].1;
