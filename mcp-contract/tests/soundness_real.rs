@@ -27,7 +27,9 @@
 //! stopped and may keep allocating); `MCP_CONTRACT_SOUNDNESS_SKIP_SEEDS`
 //! (comma-separated origins such as `shape:root-recursive-allOf`) leaves
 //! seeds out of a long run; `MCP_CONTRACT_SOUNDNESS_DUMP=FILE` appends the pairs
-//! called breaking without a counterexample, for precision work.
+//! called breaking without a counterexample, for precision work;
+//! `MCP_CONTRACT_SOUNDNESS_TRACE=FILE` holds the pair being judged (what
+//! to look at when a diff exhausts memory and aborts the process).
 
 #[path = "../../tests/support/skip.rs"]
 mod skip;
@@ -189,6 +191,7 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
     if !quarantined.is_empty() {
         println!("seeds left out (MCP_CONTRACT_SOUNDNESS_SKIP_SEEDS): {quarantined:?}");
     }
+    let trace = std::env::var_os("MCP_CONTRACT_SOUNDNESS_TRACE");
     while done < pairs && attempt < pairs * 4 {
         attempt += 1;
         if judge.abandoned > 0 {
@@ -236,6 +239,11 @@ fn engine_never_misses_a_counterexample_on_real_shapes() {
         };
         let old = &s.schema;
         let d = dir_name(dir);
+        if let Some(path) = &trace {
+            // the pair about to be judged, for a run the engine brings down
+            let line = serde_json::json!({"kind": kind.name, "direction": d, "origin": s.origin, "at": site.ptr, "old": old, "new": new});
+            let _ = std::fs::write(path, line.to_string());
+        }
         let outcome = pair::evaluate(&mut judge, old, &new, dir, &mut rng, INSTANCES_PER_PAIR);
         let note = format!("kind {} at {:?} of {}", kind.name, site.ptr, s.origin);
         match outcome {
