@@ -349,7 +349,10 @@ fn ref_retarget(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
     }
     let (kw, name) = rng.pick(&defs);
     let to = format!("#/{kw}/{}", escape(name));
-    if to == old {
+    // a reference to a definition enclosing it (Action = oneOf[..., $ref
+    // Action]) recurses without consuming the instance: validators loop
+    // on it (the engine too, see the `memory` miss), so it makes no pair
+    if to == old || ptr.starts_with(&format!("/{kw}/{}/", escape(name))) {
         return false;
     }
     m.insert("$ref".into(), json!(to));
