@@ -48,6 +48,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    if let Some(rule) = mcp_contract::diff::weaken::weakened_rule() {
+        // only a test build of this binary can get here (feature `test-switches`)
+        eprintln!(
+            "warning: rule `{rule}` is deliberately weakened ({}, a switch of this test build)",
+            mcp_contract::diff::weaken::VAR
+        );
+    }
     // `cargo mcp-contract ...` runs us as `cargo-mcp-contract mcp-contract ...`.
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "mcp-contract") {

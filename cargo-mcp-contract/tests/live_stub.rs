@@ -166,6 +166,36 @@ fn ctrl_c_takes_the_server_down_too() {
     assert_gone(&pidfile, 2);
 }
 
+/// A server that ignores `server/discover` (no answer, no error), or starts
+/// slower than the driver's probe, is snapshotted as the well-behaved stub
+/// is: same lockfile, exit 0, one process each.
+#[test]
+fn servers_that_ignore_discover_or_start_slowly_snapshot_like_the_others() {
+    let dir = scratch("probe");
+    let script = stub_script();
+    let mut locks = vec![];
+    for mode in ["ok", "ignore-discover", "slow-ok"] {
+        let lock = dir.join(format!("{mode}.lock"));
+        let pidfile = dir.join(format!("{mode}.pids"));
+        let out = run(&[
+            "snapshot",
+            "--server",
+            "-o",
+            lock.to_str().unwrap(),
+            "--",
+            "sh",
+            &script,
+            mode,
+            pidfile.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{mode}: {}", text(&out.stderr));
+        locks.push(std::fs::read_to_string(&lock).unwrap());
+        assert_gone(&pidfile, 1);
+    }
+    assert_eq!(locks[0], locks[1]);
+    assert_eq!(locks[0], locks[2]);
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let out = run(&["verify", "--server"]);

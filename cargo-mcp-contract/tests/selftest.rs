@@ -17,12 +17,22 @@ fn demo() -> PathBuf {
 }
 
 fn selftest(lockfile: &Path) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(["selftest", "--lockfile"])
+    selftest_weakened(lockfile, None)
+}
+
+/// `weakened`: a rule the binary is told to drop (a switch only the test
+/// build of the binary has: feature `test-switches`, from this package's
+/// dev-dependencies).
+fn selftest_weakened(lockfile: &Path, weakened: Option<&str>) -> (i32, String, String) {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["selftest", "--lockfile"])
         .arg(lockfile)
         .env_remove("CI")
-        .output()
-        .unwrap();
+        .env_remove("MCP_CONTRACT_TEST_WEAKEN_RULE");
+    if let Some(rule) = weakened {
+        cmd.env("MCP_CONTRACT_TEST_WEAKEN_RULE", rule);
+    }
+    let out = cmd.output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -68,6 +78,62 @@ fn every_mutation_of_the_demo_contract_is_caught() {
             "{kind} not caught by {by}:\n{stdout}"
         );
     }
+}
+
+/// The table's rows: (mutation, tool and change columns, caught-by column).
+fn table_rows(stdout: &str) -> Vec<(String, String)> {
+    let mut lines = stdout.lines();
+    let header = lines.next().unwrap_or_default();
+    let at = header
+        .find("caught by")
+        .unwrap_or_else(|| panic!("no table:\n{stdout}"));
+    lines
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let split = l.char_indices().nth(at).map_or(l.len(), |(i, _)| i);
+            (l[..split].to_string(), l[split..].to_string())
+        })
+        .collect()
+}
+
+/// The "deliberately weaken one rule in a test build": the real
+/// binary and engine, one registered rule switched off. The table must say
+/// **missed** on exactly the rows that rule alone caught, and exit 1.
+#[test]
+fn a_weakened_rule_in_the_real_binary_is_reported_missed() {
+    let rule = "annotations.destructive-added";
+    let lock = demo().join("contracts/mcp-contract.lock");
+    let (code, intact, stderr) = selftest(&lock);
+    assert_eq!(code, 0, "{intact}{stderr}");
+    let (code, weak, stderr) = selftest_weakened(&lock, Some(rule));
+    eprintln!("selftest with `{rule}` weakened:\n{weak}");
+    assert!(
+        stderr.contains(&format!("rule `{rule}` is deliberately weakened")),
+        "{stderr}"
+    );
+    assert_eq!(code, 1, "{weak}{stderr}");
+    let summary = weak.lines().last().unwrap_or_default().to_string();
+    let (intact, weak) = (table_rows(&intact), table_rows(&weak));
+    assert_eq!(intact.len(), weak.len());
+    let mut missed = 0;
+    for ((row, by), (weak_row, weak_by)) in intact.iter().zip(&weak) {
+        assert_eq!(row, weak_row);
+        let only_that_rule = by.trim() == rule;
+        assert_eq!(
+            weak_by.trim() == "**missed**",
+            only_that_rule,
+            "{row}: {by} / {weak_by}"
+        );
+        missed += usize::from(only_that_rule);
+    }
+    assert!(
+        missed > 0,
+        "`{rule}` caught nothing alone: pick another rule"
+    );
+    assert!(
+        summary.contains(&format!(", {missed} missed,")),
+        "{summary}"
+    );
 }
 
 #[test]

@@ -124,6 +124,38 @@ fn main() {
         );
     });
 
+    // The build script alone after each kind of edit (a new revision per
+    // run, so every run sees a changed file), run the way cargo runs it.
+    let run_script = || {
+        let out = Command::new(&script_bin)
+            .current_dir(&with)
+            .env("CARGO_MANIFEST_DIR", &with)
+            .env("OUT_DIR", &out_dir)
+            .env("CARGO_PKG_NAME", "bench-tools")
+            .env("CARGO_PKG_VERSION", "0.1.0")
+            .env("MCP_CONTRACT_LOCKED", "0")
+            .env_remove("CI")
+            .output()
+            .expect("run the build script");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let mut script_revision = 1_000_000;
+    let script_after: Vec<(Edit, Duration)> = [Edit::Body, Edit::Field, Edit::Doc]
+        .into_iter()
+        .map(|edit| {
+            let d = timed(runs, || {
+                script_revision += 1;
+                touch(&with, edit, script_revision);
+                run_script();
+            });
+            (edit, d)
+        })
+        .collect();
+
     let edits: Vec<Edit> = match std::env::var("TOUCH").as_deref() {
         Ok("body") => vec![Edit::Body],
         Ok("field") => vec![Edit::Field],
@@ -163,6 +195,13 @@ fn main() {
         "  Builder::generate in-process (bench profile): {:>7.1} ms",
         ms(in_process)
     );
+    for (edit, d) in &script_after {
+        println!(
+            "  build script after one edit ({:>5}):          {:>7.1} ms (includes the edit's file write)",
+            edit.name(),
+            ms(*d)
+        );
+    }
     for (edit, [ww, pw], [wc, pc]) in results {
         println!(
             "  incremental build after editing one tool: {} (wall / CPU):",

@@ -8,14 +8,15 @@ use std::path::{Path, PathBuf};
 
 use mcp_contract::{lockfile, Surface};
 
+use crate::cache;
 use crate::compat;
-use crate::derive::{module_files, TypeIndex};
+use crate::derive::{declared_children, module_files, ModuleFile, TypeIndex};
 use crate::discover::find_tools;
 use crate::error::Error;
 use crate::metadata::PackageInfo;
 use crate::mode::{decide, Decision, Mode};
 use crate::outputs::{self, LockOutcome};
-use crate::surface::add_tools;
+use crate::surface::add_tools_cached;
 
 /// Configures and runs the snapshot (cbindgen style):
 ///
@@ -38,6 +39,28 @@ pub struct Builder {
     tool_fields: Vec<(String, String, String)>,
     /// `(prompt, published key, JSON text)` given with [`Builder::prompt_field`].
     prompt_fields: Vec<(String, String, String)>,
+    no_cache: bool,
+}
+
+/// The most affected tools compared with their cached files to skip
+/// rendering (see `generate_from`).
+const MAX_COMPARED: usize = 16;
+
+/// What every run works out first from the builder and the environment.
+struct Setup {
+    manifest_dir: PathBuf,
+    package: String,
+    decision: Decision,
+    shown: PathBuf,
+    lock_path: PathBuf,
+    out_dir: Option<PathBuf>,
+    info: Option<PackageInfo>,
+    roots: Vec<(PathBuf, String)>,
+    record_path: PathBuf,
+    /// The cache key, when the cache is used (an `OUT_DIR`, not disabled).
+    cache_key: Option<String>,
+    /// The cache in `OUT_DIR`, when it has this key (read once per run).
+    cached: Option<cache::BuildCache>,
 }
 
 /// The result of a successful [`Builder::generate`].
@@ -55,6 +78,22 @@ pub struct Snapshot {
     pub rmcp_tools: Vec<crate::rmcp::FoundRmcpTool>,
     /// The tools as rmcp derives them, before the record's transitions.
     pub derived: Surface,
+    /// The `#[mcp_contract::tool]`s whose derivation read an item that
+    /// changed since the cached run (all of them without a cache); the
+    /// others derive exactly as cached (see [`crate::cache`]).
+    pub affected: Vec<String>,
+}
+
+/// What [`Builder::build`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Built {
+    pub outcome: LockOutcome,
+    /// Whether the sources were parsed and derived (false: the cache showed
+    /// the last output still holds, after parsing only the changed files).
+    pub full: bool,
+    /// The tools an edit could change (see [`Snapshot::affected`]); empty
+    /// when the full step did not run.
+    pub affected: Vec<String>,
 }
 
 impl Builder {
@@ -143,19 +182,52 @@ impl Builder {
         self
     }
 
+    /// Neither reads nor writes the build cache in `OUT_DIR` (see
+    /// [`crate::cache`]); every run parses and derives everything.
+    pub fn no_cache(mut self) -> Self {
+        self.no_cache = true;
+        self
+    }
+
     /// Runs the snapshot from `build.rs`: on failure prints the error (file,
     /// line, fix) and exits with status 1, which fails the build.
     pub fn run(&self) {
-        if let Err(e) = self.generate() {
+        if let Err(e) = self.build() {
             eprintln!("error: mcp-contract: {e}");
             std::process::exit(1);
         }
+    }
+
+    /// What [`run`](Self::run) does: [`generate`](Self::generate), unless
+    /// the cache shows that no change since the last run can change its
+    /// output (a handler's body edited): then only the `cargo:` directives
+    /// are printed and the lockfile compared, and nothing is derived,
+    /// rendered or written.
+    pub fn build(&self) -> Result<Built, Error> {
+        let setup = self.setup()?;
+        if let Some(outcome) = self.try_unchanged(&setup)? {
+            return Ok(Built {
+                outcome,
+                full: false,
+                affected: Vec::new(),
+            });
+        }
+        self.generate_from(setup).map(|s| Built {
+            outcome: s.outcome,
+            full: true,
+            affected: s.affected,
+        })
     }
 
     /// Finds every tool, derives its schemas, writes the `OUT_DIR` entries and
     /// (per the mode) writes or verifies the lockfile, then prints the
     /// `cargo:` directives unless [`quiet`](Self::quiet).
     pub fn generate(&self) -> Result<Snapshot, Error> {
+        let setup = self.setup()?;
+        self.generate_from(setup)
+    }
+
+    fn setup(&self) -> Result<Setup, Error> {
         let manifest_dir = self.resolve_manifest_dir()?;
         let package = self
             .package
@@ -181,6 +253,139 @@ impl Builder {
             .or_else(|| env("OUT_DIR").map(PathBuf::from));
         let info = PackageInfo::load(&manifest_dir, out_dir.as_deref())?;
         let roots = self.crate_roots(&manifest_dir, info.as_ref())?;
+        let record_path = mcp_contract::migrations::path_for(&lock_path);
+        let cache_key = match (&out_dir, self.no_cache) {
+            (Some(_), false) => {
+                let record = std::fs::read(&record_path).ok();
+                let settings = format!(
+                    "{manifest_dir:?}\n{roots:?}\n{shown:?}\n{out_dir:?}\n{package}\n{:?}\n{:?}\n{info:?}",
+                    self.tool_fields, self.prompt_fields
+                );
+                Some(cache::key(&[
+                    settings.as_bytes(),
+                    record.as_deref().unwrap_or(b"\0absent"),
+                ]))
+            }
+            _ => None,
+        };
+        let cached = match (&out_dir, &cache_key) {
+            (Some(dir), Some(key)) => cache::load(dir).filter(|c| &c.key == key),
+            _ => None,
+        };
+        Ok(Setup {
+            manifest_dir,
+            package,
+            decision,
+            shown,
+            lock_path,
+            out_dir,
+            info,
+            roots,
+            record_path,
+            cache_key,
+            cached,
+        })
+    }
+
+    /// The cache's answer when the last output still holds (see
+    /// [`cache::fast`]): directives printed, lockfile compared.
+    fn try_unchanged(&self, setup: &Setup) -> Result<Option<LockOutcome>, Error> {
+        let (Some(out_dir), Some(cached)) = (&setup.out_dir, &setup.cached) else {
+            return Ok(None);
+        };
+        if cached.roots.len() != setup.roots.len() {
+            return Ok(None);
+        }
+        let mut updated = cached.clone();
+        let cached = cached.clone();
+        let mut sources: Vec<PathBuf> = Vec::new();
+        for (i, (root, kind)) in setup.roots.iter().enumerate() {
+            let rc = &cached.roots[i];
+            if &rc.root != root || &rc.kind != kind {
+                return Ok(None);
+            }
+            let Some((now, files)) = cache::fast::unchanged(rc, &setup.manifest_dir) else {
+                return Ok(None);
+            };
+            updated.roots[i] = now;
+            for f in files {
+                if !sources.contains(&f) {
+                    sources.push(f);
+                }
+            }
+        }
+        if cache::output_stamps(out_dir) != cached.outputs {
+            return Ok(None);
+        }
+        let outcome = match setup.decision.mode {
+            Mode::EmbedOnly => LockOutcome::Skipped,
+            Mode::Update | Mode::Verify => {
+                if !lockfile_holds(&cached, &setup.lock_path, &mut updated) {
+                    return Ok(None);
+                }
+                LockOutcome::Unchanged
+            }
+        };
+        let record = compat::read_record(&setup.record_path)?;
+        self.print_before_sync(&sources, &setup.lock_path, &record);
+        self.print_after_sync(setup, &outcome);
+        if updated != cached {
+            cache::format::save_index(out_dir, &updated);
+        }
+        Ok(Some(outcome))
+    }
+
+    fn print_before_sync(
+        &self,
+        sources: &[PathBuf],
+        lock_path: &Path,
+        record: &mcp_contract::migrations::MigrationRecord,
+    ) {
+        if self.quiet {
+            return;
+        }
+        for line in outputs::rerun_directives(sources, lock_path) {
+            println!("{line}");
+        }
+        if let Some(warning) = crate::rmcp::unapplied_transitions_warning(record, sources) {
+            println!("cargo:warning={warning}");
+        }
+    }
+
+    fn print_after_sync(&self, setup: &Setup, outcome: &LockOutcome) {
+        if self.quiet {
+            return;
+        }
+        // After the lockfile is written: its directory may be new.
+        println!(
+            "cargo:rerun-if-changed={}",
+            compat::record_watch_path(&setup.record_path, setup.out_dir.as_deref()).display()
+        );
+        if let LockOutcome::Written(changes) = outcome {
+            println!(
+                "cargo:warning=mcp-contract: updated {} ({}); review and commit it",
+                setup.shown.display(),
+                changes.join(", ")
+            );
+        }
+    }
+
+    fn generate_from(&self, setup: Setup) -> Result<Snapshot, Error> {
+        let Setup {
+            manifest_dir,
+            package,
+            decision,
+            shown,
+            lock_path,
+            out_dir,
+            info,
+            roots,
+            record_path,
+            cache_key,
+            cached,
+        } = &setup;
+        let mut new_roots: Vec<cache::RootCache> = Vec::new();
+        let mut affected: Vec<String> = Vec::new();
 
         let mut surface = Surface::new();
         let mut seen = BTreeMap::new();
@@ -198,44 +403,66 @@ impl Builder {
             crate::rmcp::prompts::PROMPT_FIELD_KEYS,
         )?;
         let mut seen_prompts = BTreeMap::new();
-        for (root, kind) in &roots {
-            let files = module_files(&manifest_dir, root)?;
+        for (i, (root, kind)) in roots.iter().enumerate() {
+            let files = module_files(manifest_dir, root)?;
+            let walked = files.len();
             let tools = find_tools(&files)?;
             let rmcp_found = crate::rmcp::find_rmcp_tools(&files)?;
             let prompts_found = crate::rmcp::find_rmcp_prompts(&files)?;
+            let old_root = cached
+                .as_ref()
+                .and_then(|c| c.roots.get(i))
+                .filter(|r| &r.root == root && &r.kind == kind);
+            let facts = cache_key
+                .as_ref()
+                .map(|_| file_facts(manifest_dir, &files, old_root.map(|r| &r.files[..])));
+            let reuse = match (old_root, &facts, &cached) {
+                (Some(old), Some(facts), Some(_)) => reuse_for(old, &files, facts),
+                _ => None,
+            };
             let mut index = TypeIndex::new(files);
             if let Some(info) = &info {
                 index = index.with_crates(info.deps_of_target(kind), info.crates.clone());
             }
+            let recorded;
             // A type from another crate loads that crate and derives again;
             // each round loads at least one crate, so this ends.
             loop {
                 let (mut trial, mut trial_seen, mut trial_prompts) =
                     (surface.clone(), seen.clone(), seen_prompts.clone());
-                let attempt = add_tools(&mut trial, &mut trial_seen, &index, &tools)
-                    .and_then(|()| {
-                        crate::rmcp::add_rmcp_tools(
-                            &mut trial,
-                            &mut trial_seen,
-                            &index,
-                            &manifest_dir,
-                            &rmcp_found,
-                            &fields,
-                        )
-                    })
-                    .and_then(|()| {
-                        crate::rmcp::add_rmcp_prompts(
-                            &mut trial,
-                            &mut trial_prompts,
-                            &index,
-                            &manifest_dir,
-                            &prompts_found,
-                            &prompt_fields,
-                        )
-                    });
+                let mut trial_recorded = Vec::new();
+                let attempt = add_tools_cached(
+                    &mut trial,
+                    &mut trial_seen,
+                    &index,
+                    &tools,
+                    reuse.as_ref(),
+                    &mut trial_recorded,
+                )
+                .and_then(|()| {
+                    crate::rmcp::add_rmcp_tools(
+                        &mut trial,
+                        &mut trial_seen,
+                        &index,
+                        manifest_dir,
+                        &rmcp_found,
+                        &fields,
+                    )
+                })
+                .and_then(|()| {
+                    crate::rmcp::add_rmcp_prompts(
+                        &mut trial,
+                        &mut trial_prompts,
+                        &index,
+                        manifest_dir,
+                        &prompts_found,
+                        &prompt_fields,
+                    )
+                });
                 match attempt {
                     Ok(()) => {
                         (surface, seen, seen_prompts) = (trial, trial_seen, trial_prompts);
+                        recorded = trial_recorded;
                         break;
                     }
                     Err(e) => {
@@ -244,16 +471,37 @@ impl Builder {
                             return Err(unavailable_note(e, info.as_ref()));
                         }
                         for i in wanted {
-                            index.load_crate(i, &manifest_dir)?;
+                            index.load_crate(i, manifest_dir)?;
                         }
                     }
                 }
             }
+            affected.extend(
+                recorded
+                    .iter()
+                    .filter(|t| t.hash.is_empty())
+                    .map(|t| t.name.clone()),
+            );
             for (path, _, _) in index.files() {
                 let abs = manifest_dir.join(path);
                 if !sources.contains(&abs) {
                     sources.push(abs);
                 }
+            }
+            if let Some(facts) = facts {
+                let whole = !rmcp_found.is_empty()
+                    || !prompts_found.is_empty()
+                    || index.files().len() > walked;
+                new_roots.push(root_cache(
+                    manifest_dir,
+                    root,
+                    kind,
+                    &index,
+                    facts,
+                    walked,
+                    recorded,
+                    whole,
+                ));
             }
             found_tools.extend(tools);
             rmcp_tools.extend(rmcp_found);
@@ -262,57 +510,116 @@ impl Builder {
         crate::rmcp::link::check_prompt_fields(&prompt_fields, &surface)?;
         let derived = surface.clone();
         // The migration record's transitions shape what is published and locked.
-        let record_path = mcp_contract::migrations::path_for(&lock_path);
-        let record = compat::read_record(&record_path)?;
+        let record = compat::read_record(record_path)?;
         compat::apply(
             &mut surface,
             &record,
             &found_tools.iter().collect::<Vec<_>>(),
         )?;
+        let tools_only = surface.prompts.is_empty()
+            && surface.resources.is_empty()
+            && surface.resource_templates.is_empty()
+            && surface.server.is_none();
+
+        // The same surface as last time, outputs untouched since: nothing to
+        // render, hash or write. Decided without a record (its transitions
+        // may tie tools together) and for tools-only surfaces: every tool
+        // taken from the cache is the cached one, and every tool derived
+        // again equals its cached file.
+        if let (Some(index), Some(out)) = (&cached, out_dir) {
+            // Every tool is an `#[mcp_contract::tool]` of a root cached item
+            // by item (no rmcp tools, no other crates' types).
+            let covered = new_roots.iter().all(|r| !r.whole)
+                && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len();
+            // Comparing reads each affected tool's cached file: past a few,
+            // rendering is cheaper than finding out that it was not needed.
+            let few = affected.len() <= MAX_COMPARED;
+            let same = tools_only
+                && covered
+                && few
+                && record.entries.is_empty()
+                && surface == derived
+                && same_tools(index, &new_roots, out, &derived)
+                && cache::output_stamps(out) == index.outputs;
+            let mut updated = index.clone();
+            let outcome = match decision.mode {
+                _ if !same => None,
+                Mode::EmbedOnly => Some(LockOutcome::Skipped),
+                Mode::Update | Mode::Verify => {
+                    lockfile_holds(index, lock_path, &mut updated).then_some(LockOutcome::Unchanged)
+                }
+            };
+            if let Some(outcome) = outcome {
+                self.print_before_sync(&sources, lock_path, &record);
+                self.print_after_sync(&setup, &outcome);
+                updated.roots = new_roots;
+                fill_tool_hashes(&mut updated, index);
+                if &updated != index {
+                    cache::save_index(out, &updated);
+                }
+                return Ok(Snapshot {
+                    surface,
+                    lockfile: lock_path.clone(),
+                    outcome,
+                    mode: decision.mode,
+                    sources,
+                    rmcp_tools,
+                    derived,
+                    affected,
+                });
+            }
+        }
+
         let rendered = outputs::render(&surface);
         let plan = compat::plan(&surface, &record, &rendered.text)?;
 
-        if !self.quiet {
-            for line in outputs::rerun_directives(&sources, &lock_path) {
-                println!("{line}");
-            }
-        }
-        if let Some(out_dir) = &out_dir {
+        self.print_before_sync(&sources, lock_path, &record);
+        if let Some(out_dir) = out_dir {
             outputs::write_entries(&rendered, out_dir)?;
             compat::write_plan(&plan, out_dir)?;
             crate::rmcp::write_manifest(out_dir, &derived, &surface, &rendered.value, &rmcp_tools)?;
         }
-        if !self.quiet {
-            if let Some(warning) = crate::rmcp::unapplied_transitions_warning(&record, &sources) {
-                println!("cargo:warning={warning}");
-            }
-        }
-        let outcome = outputs::sync_lockfile(&rendered, &lock_path, &shown, &decision, &package)?;
+        let outcome = outputs::sync_lockfile(&rendered, lock_path, shown, decision, package)?;
         if let LockOutcome::Written(_) = outcome {
-            outputs::settle_mtime(&lock_path, out_dir.as_deref());
+            outputs::settle_mtime(lock_path, out_dir.as_deref());
         }
-        if !self.quiet {
-            // After the lockfile is written: its directory may be new.
-            println!(
-                "cargo:rerun-if-changed={}",
-                compat::record_watch_path(&record_path, out_dir.as_deref()).display()
-            );
-        }
-        if let (LockOutcome::Written(changes), false) = (&outcome, self.quiet) {
-            println!(
-                "cargo:warning=mcp-contract: updated {} ({}); review and commit it",
-                shown.display(),
-                changes.join(", ")
-            );
+        self.print_after_sync(&setup, &outcome);
+        if let (Some(out), Some(key)) = (out_dir, cache_key) {
+            let mut index = cache::BuildCache {
+                key: key.clone(),
+                roots: new_roots,
+                outputs: cache::output_stamps(out),
+                lockfile: cache::content_hash(rendered.text.as_bytes()),
+                lockfile_stamp: match outcome {
+                    LockOutcome::Skipped => cache::Stamp::default(),
+                    _ => cache::Stamp::of(lock_path).unwrap_or_default(),
+                },
+            };
+            // The tools derived in this run get (new) files.
+            for (i, root) in index.roots.iter_mut().enumerate() {
+                let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
+                for t in root.tools.iter_mut().filter(|t| t.hash.is_empty()) {
+                    if let Some(hash) = derived
+                        .get(&t.name)
+                        .and_then(|d| cache::write_tool(&dir, d))
+                    {
+                        t.hash = hash;
+                    }
+                }
+                // A tool whose file could not be written is not cached.
+                root.tools.retain(|t| !t.hash.is_empty());
+            }
+            cache::save_index(out, &index);
         }
         Ok(Snapshot {
             surface,
-            lockfile: lock_path,
+            lockfile: lock_path.clone(),
             outcome,
             mode: decision.mode,
             sources,
             rmcp_tools,
             derived,
+            affected,
         })
     }
 
@@ -434,4 +741,165 @@ fn dir_name(dir: &Path) -> String {
     dir.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+/// The facts of every walked file: the cached ones where the bytes are the
+/// same (same bytes, same parse), computed where they changed.
+fn file_facts(
+    manifest_dir: &Path,
+    files: &[ModuleFile],
+    old: Option<&[cache::CachedFile]>,
+) -> Vec<(cache::Stamp, cache::FileFacts)> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(n, (path, file, _))| {
+            let abs = manifest_dir.join(path);
+            let before = old.and_then(|o| o.get(n)).filter(|f| &f.path == path);
+            if let Some(f) = before.filter(|f| f.stamp.holds(&abs)) {
+                return (f.stamp, f.facts.clone());
+            }
+            let stamp = cache::Stamp::of(&abs).unwrap_or_default();
+            let bytes = std::fs::read(&abs).unwrap_or_default();
+            let hash = cache::content_hash(&bytes);
+            match before {
+                Some(f) if f.facts.content == hash => (stamp, f.facts.clone()),
+                _ => (stamp, cache::facts(hash, file)),
+            }
+        })
+        .collect()
+}
+
+/// Whether the lockfile is still the one the cached run left (by its
+/// stamp, else by its bytes; a matching file's stamp is refreshed).
+fn lockfile_holds(
+    cached: &cache::BuildCache,
+    path: &Path,
+    updated: &mut cache::BuildCache,
+) -> bool {
+    if cached.lockfile_stamp.holds(path) {
+        return true;
+    }
+    match std::fs::read(path) {
+        Ok(bytes) if cache::content_hash(&bytes) == cached.lockfile => {
+            updated.lockfile_stamp = cache::Stamp::of(path).unwrap_or_default();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether every tool derived again in this run (no file hash yet) equals
+/// its cached file, and every root has the same tools as before.
+fn same_tools(
+    index: &cache::BuildCache,
+    roots: &[cache::RootCache],
+    out: &Path,
+    derived: &Surface,
+) -> bool {
+    roots.len() == index.roots.len()
+        && roots
+            .iter()
+            .zip(&index.roots)
+            .enumerate()
+            .all(|(i, (now, old))| {
+                let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
+                now.tools.len() == old.tools.len()
+                    && now.tools.iter().zip(&old.tools).all(|(n, o)| {
+                        n.name == o.name
+                            && (!n.hash.is_empty()
+                                || cache::read_tool(&dir, &o.name, &o.hash)
+                                    .is_some_and(|cached| derived.get(&n.name) == Some(&cached)))
+                    })
+            })
+}
+
+/// After [`same_tools`]: the tools derived again keep their cached files.
+fn fill_tool_hashes(updated: &mut cache::BuildCache, old: &cache::BuildCache) {
+    for (now, before) in updated.roots.iter_mut().zip(&old.roots) {
+        for (n, o) in now.tools.iter_mut().zip(&before.tools) {
+            if n.hash.is_empty() {
+                n.hash = o.hash.clone();
+            }
+        }
+    }
+}
+
+/// What this run may reuse from the cached root `old`: nothing when the
+/// crate is cached as a whole, the file list changed, or a file's structure
+/// changed; else every tool whose items are unchanged.
+fn reuse_for(
+    old: &cache::RootCache,
+    files: &[ModuleFile],
+    facts: &[(cache::Stamp, cache::FileFacts)],
+) -> Option<cache::Reuse> {
+    if old.whole || old.walked != files.len() || old.files.len() != old.walked {
+        return None;
+    }
+    let mut reuse = cache::Reuse::default();
+    for (n, ((path, _, module), (_, now))) in files.iter().zip(facts).enumerate() {
+        let before = &old.files[n];
+        if &before.path != path
+            || &before.module != module
+            || before.facts.structure != now.structure
+        {
+            return None;
+        }
+        cache::changed_items(n, &before.facts, now, &mut reuse.changed);
+    }
+    for t in &old.tools {
+        reuse
+            .tools
+            .insert(t.name.clone(), (t.hash.clone(), t.deps.clone()));
+    }
+    Some(reuse)
+}
+
+/// The cache entry of one root after a full run.
+#[allow(clippy::too_many_arguments)]
+fn root_cache(
+    manifest_dir: &Path,
+    root: &Path,
+    kind: &str,
+    index: &TypeIndex,
+    mut facts: Vec<(cache::Stamp, cache::FileFacts)>,
+    walked: usize,
+    tools: Vec<cache::CachedTool>,
+    whole: bool,
+) -> cache::RootCache {
+    let files = index
+        .files()
+        .iter()
+        .enumerate()
+        .map(|(n, (path, file, module))| {
+            let abs = manifest_dir.join(path);
+            let (stamp, facts) = if n < walked {
+                std::mem::take(&mut facts[n])
+            } else {
+                let stamp = cache::Stamp::of(&abs).unwrap_or_default();
+                let bytes = std::fs::read(&abs).unwrap_or_default();
+                (stamp, cache::facts(cache::content_hash(&bytes), file))
+            };
+            let children = if n < walked {
+                declared_children(manifest_dir, &abs, module, file).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            cache::CachedFile {
+                path: path.clone(),
+                module: module.clone(),
+                stamp,
+                facts,
+                children,
+            }
+        })
+        .collect();
+    cache::RootCache {
+        root: root.to_path_buf(),
+        kind: kind.to_string(),
+        files,
+        walked,
+        tools,
+        whole,
+    }
 }

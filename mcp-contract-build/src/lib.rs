@@ -14,6 +14,7 @@
 //! ```
 
 pub mod builder;
+pub mod cache;
 pub mod compat;
 mod default_fit;
 pub mod derive;
@@ -26,7 +27,7 @@ pub mod rmcp;
 pub mod surface;
 pub mod unapply;
 
-pub use builder::{Builder, Snapshot};
+pub use builder::{Builder, Built, Snapshot};
 pub use error::Error;
 pub use mode::Mode;
 pub use outputs::LockOutcome;
@@ -70,4 +71,9 @@ pub fn verify_fresh(
             },
             other => other,
         })
+}
+
+/// Whether `name` can name a file on its own (no separator, not `.`/`..`).
+pub(crate) fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
 }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use mcp_contract::{Surface, Tool};
 use serde_json::{Map, Value};
 
+use crate::cache::{CachedTool, Reuse};
 use crate::derive::{input_schema_for, output_schema_for, TypeIndex};
 use crate::discover::FoundTool;
 use crate::error::Error;
@@ -21,21 +22,60 @@ pub fn add_tools(
     index: &TypeIndex,
     tools: &[FoundTool],
 ) -> Result<(), Error> {
+    add_tools_cached(surface, seen, index, tools, None, &mut Vec::new())
+}
+
+/// [`add_tools`], recording in `record` the items each tool's derivation
+/// read (its own struct included) for the next build, and whether `reuse`
+/// knows it as unaffected (its cached file hash kept; empty: affected).
+pub fn add_tools_cached(
+    surface: &mut Surface,
+    seen: &mut BTreeMap<String, (PathBuf, usize)>,
+    index: &TypeIndex,
+    tools: &[FoundTool],
+    reuse: Option<&Reuse>,
+    record: &mut Vec<CachedTool>,
+) -> Result<(), Error> {
     for found in tools {
         let def = &found.def;
-        if let Some(first) = seen.get(&def.name) {
-            return Err(Error::DuplicateTool {
-                name: def.name.clone(),
-                first: first.clone(),
-                second: (found.file.clone(), found.line),
-            });
+        let cached = reuse.and_then(|r| r.unaffected(&def.name));
+        index.track();
+        let derived = add_tool(surface, seen, index, found);
+        let mut deps = index.take_touched();
+        derived?;
+        if let Some(own) = index.type_loc(&found.module, &def.ident.to_string()) {
+            deps.insert(own);
         }
-        seen.insert(def.name.clone(), (found.file.clone(), found.line));
-        let ident = &def.ident;
-        let args: syn::Type = syn::parse_quote!(#ident);
-        let input = input_schema_for(index, &args, &found.module)?;
-        if !mcp_contract::load::input_root_admits_object(&input) {
-            return Err(Error::Attribute {
+        // An affected tool gets its file (and `hash`) after the run.
+        record.push(CachedTool {
+            name: def.name.clone(),
+            hash: cached.unwrap_or_default().to_string(),
+            deps: deps.into_iter().collect(),
+        });
+    }
+    Ok(())
+}
+
+fn add_tool(
+    surface: &mut Surface,
+    seen: &mut BTreeMap<String, (PathBuf, usize)>,
+    index: &TypeIndex,
+    found: &FoundTool,
+) -> Result<(), Error> {
+    let def = &found.def;
+    if let Some(first) = seen.get(&def.name) {
+        return Err(Error::DuplicateTool {
+            name: def.name.clone(),
+            first: first.clone(),
+            second: (found.file.clone(), found.line),
+        });
+    }
+    seen.insert(def.name.clone(), (found.file.clone(), found.line));
+    let ident = &def.ident;
+    let args: syn::Type = syn::parse_quote!(#ident);
+    let input = input_schema_for(index, &args, &found.module)?;
+    if !mcp_contract::load::input_root_admits_object(&input) {
+        return Err(Error::Attribute {
                 file: found.file.clone(),
                 problems: vec![(
                     found.line,
@@ -46,26 +86,25 @@ pub fn add_tools(
                     ),
                 )],
             });
-        }
-        let output = match &def.output {
-            Some(ty) => Some(output_schema_for(index, ty, &found.module)?),
-            None => None,
-        };
-        let hints = def.annotations.hints();
-        let annotations = (!hints.is_empty()).then(|| {
-            hints
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), Value::Bool(v)))
-                .collect::<Map<String, Value>>()
-        });
-        let mut tool = Tool::new(def.name.clone());
-        tool.version = def.version;
-        tool.title = def.title.clone();
-        tool.description = def.description.clone();
-        tool.annotations = annotations;
-        tool.input_schema = input;
-        tool.output_schema = output;
-        surface.insert(tool);
     }
+    let output = match &def.output {
+        Some(ty) => Some(output_schema_for(index, ty, &found.module)?),
+        None => None,
+    };
+    let hints = def.annotations.hints();
+    let annotations = (!hints.is_empty()).then(|| {
+        hints
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), Value::Bool(v)))
+            .collect::<Map<String, Value>>()
+    });
+    let mut tool = Tool::new(def.name.clone());
+    tool.version = def.version;
+    tool.title = def.title.clone();
+    tool.description = def.description.clone();
+    tool.annotations = annotations;
+    tool.input_schema = input;
+    tool.output_schema = output;
+    surface.insert(tool);
     Ok(())
 }

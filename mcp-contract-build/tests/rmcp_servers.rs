@@ -9,12 +9,15 @@
 //! - where rust-sdk's own tests (`crates/rmcp/tests/*.rs`) assert what rmcp
 //!   generates, the derived tool says the same.
 //!
-//! The excerpts are not buildable crates (modules and sibling crates are
-//! missing, most pin an older rmcp), so each source directory is indexed by
-//! path convention: a crate root (or each of several bin/test roots) at
-//! module `[]`, every other file at the module its path names. Types from
-//! sibling crates stay unresolved: their tools end in a build error, which
-//! is counted and printed (`--nocapture`) per server.
+//! The excerpts are not buildable crates (some modules are missing, most
+//! pin an older rmcp), so each source directory is indexed by path
+//! convention: a crate root (or each of several bin/test roots) at module
+//! `[]`, every other file at the module its path names. Sibling crates are
+//! given as `cargo metadata` gives them to the build step: the package's
+//! path dependencies (directly or through `[workspace.dependencies]`, read
+//! from the excerpts' real manifests), each loaded on demand when a path
+//! reaches it (its files by the same convention). What still fails is
+//! counted and printed (`--nocapture`) per server.
 //!
 //! Without `../shared` the test says so and passes; with `CI` set it fails.
 
@@ -23,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 use mcp_contract::Tool;
 use mcp_contract_build::derive::{ModuleFile, TypeIndex};
+use mcp_contract_build::metadata::CrateSource;
 use mcp_contract_build::rmcp::eval::eval_json;
 use mcp_contract_build::rmcp::prompts::prompt_for;
 use mcp_contract_build::rmcp::surface::tool_for;
@@ -147,6 +151,133 @@ fn units(src: &Path, every_top_file_is_a_root: bool) -> Vec<Vec<ModuleFile>> {
         .collect()
 }
 
+fn manifest(dir: &Path) -> Option<toml_edit::DocumentMut> {
+    std::fs::read_to_string(dir.join("Cargo.toml"))
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// The path dependencies of the package in `package_dir` (`extern` name,
+/// directory), directly or through the workspace root's
+/// `[workspace.dependencies]`.
+fn path_deps(server: &Path, package_dir: &Path) -> Vec<(String, PathBuf)> {
+    let Some(doc) = manifest(package_dir) else {
+        return vec![];
+    };
+    let workspace = manifest(server);
+    let mut out = vec![];
+    let Some(deps) = doc.get("dependencies").and_then(|d| d.as_table_like()) else {
+        return out;
+    };
+    for (key, item) in deps.iter() {
+        let path_of = |item: &toml_edit::Item| {
+            item.get("path")
+                .and_then(|p| p.as_str())
+                .map(str::to_string)
+        };
+        let dir = if let Some(p) = path_of(item) {
+            package_dir.join(p)
+        } else if item.get("workspace").and_then(|w| w.as_bool()) == Some(true) {
+            let Some(p) = workspace
+                .as_ref()
+                .and_then(|w| w.get("workspace")?.get("dependencies")?.get(key))
+                .and_then(path_of)
+            else {
+                continue;
+            };
+            server.join(p)
+        } else {
+            continue;
+        };
+        out.push((key.replace('-', "_"), dir));
+    }
+    out
+}
+
+/// The crates `cargo metadata` would list for the package in
+/// `package_dir`: its path dependencies and theirs (`deps`: the package's
+/// own; `dirs[i]`: the directory of `crates[i]`).
+struct Siblings {
+    deps: BTreeMap<String, usize>,
+    crates: Vec<CrateSource>,
+    dirs: Vec<PathBuf>,
+}
+
+fn siblings(server: &Path, package_dir: &Path) -> Siblings {
+    let mut s = Siblings {
+        deps: BTreeMap::new(),
+        crates: vec![],
+        dirs: vec![],
+    };
+    let mut pending = vec![(None, package_dir.to_path_buf())];
+    while let Some((from, dir)) = pending.pop() {
+        for (name, dep) in path_deps(server, &dir) {
+            let i = match s.dirs.iter().position(|d| d == &dep) {
+                Some(i) => i,
+                None => {
+                    let lib = manifest(&dep)
+                        .and_then(|m| m.get("package")?.get("name")?.as_str().map(str::to_string))
+                        .unwrap_or_else(|| name.clone())
+                        .replace('-', "_");
+                    s.crates.push(CrateSource {
+                        name: lib,
+                        root: dep.join("src/lib.rs"),
+                        deps: BTreeMap::new(),
+                    });
+                    s.dirs.push(dep.clone());
+                    pending.push((Some(s.dirs.len() - 1), dep.clone()));
+                    s.dirs.len() - 1
+                }
+            };
+            match from {
+                None => s.deps.insert(name, i),
+                Some(f) => s.crates[f].deps.insert(name, i),
+            };
+        }
+    }
+    s
+}
+
+/// A sibling crate's files by path convention (`lib.rs` at `[]`), with an
+/// empty module for each directory the excerpt has no `mod.rs` for.
+fn crate_files(src: &Path) -> Vec<ModuleFile> {
+    let mut paths = Vec::new();
+    if src.is_dir() {
+        rs_files(src, &mut paths);
+    }
+    let mut files: Vec<ModuleFile> = paths
+        .iter()
+        .filter(|p| !p.ends_with("main.rs") && !p.components().any(|c| c.as_os_str() == "bin"))
+        .map(|p| {
+            let file = syn::parse_file(&std::fs::read_to_string(p).unwrap()).unwrap();
+            let module = if p == &src.join("lib.rs") {
+                vec![]
+            } else {
+                module_of(src, p)
+            };
+            (p.clone(), file, module)
+        })
+        .collect();
+    let have: BTreeSet<Vec<String>> = files.iter().map(|f| f.2.clone()).collect();
+    let mut missing = BTreeSet::new();
+    for m in &have {
+        for n in 0..m.len() {
+            if !have.contains(&m[..n]) {
+                missing.insert(m[..n].to_vec());
+            }
+        }
+    }
+    for m in missing {
+        let path = m
+            .iter()
+            .fold(src.to_path_buf(), |p, s| p.join(s))
+            .join("mod.rs");
+        files.push((path, syn::parse_file("").unwrap(), m));
+    }
+    files
+}
+
 struct Outcome {
     found: FoundRmcpTool,
     result: Result<Tool, String>,
@@ -195,29 +326,49 @@ fn run_server(server: &Path) -> (Vec<Outcome>, Vec<PromptOutcome>) {
     let mut out = Vec::new();
     let mut prompts = Vec::new();
     for (src, many) in srcs {
+        let sib = siblings(server, src.parent().unwrap());
         for files in units(&src, many) {
             let found = find_rmcp_tools(&files).expect("discovery");
             let found_prompts = find_rmcp_prompts(&files).expect("prompt discovery");
-            let index = TypeIndex::new(files);
-            for p in found_prompts {
-                if !seen_prompts.insert((p.file.clone(), p.line)) {
-                    continue;
+            let mut index = TypeIndex::new(files).with_crates(sib.deps.clone(), sib.crates.clone());
+            // As the build step does: derive, load the crates a path
+            // reached, derive again (bounded: each round loads a crate).
+            let (tool_results, prompt_results) = loop {
+                let prompt_results: Vec<_> = found_prompts
+                    .iter()
+                    .map(|p| {
+                        prompt_for(&index, Path::new("/"), p, &BTreeMap::new())
+                            .map(|p| p.to_entry())
+                            .map_err(|e| e.to_string())
+                    })
+                    .collect();
+                let tool_results: Vec<_> = found
+                    .iter()
+                    .map(|f| {
+                        tool_for(&index, Path::new("/"), f, &BTreeMap::new())
+                            .map_err(|e| e.to_string())
+                    })
+                    .collect();
+                let wanted = index.take_wanted();
+                if wanted.is_empty() {
+                    break (tool_results, prompt_results);
                 }
-                let result = prompt_for(&index, Path::new("/"), &p, &BTreeMap::new())
-                    .map(|p| p.to_entry())
-                    .map_err(|e| e.to_string());
-                prompts.push(PromptOutcome {
-                    name: p.name.clone(),
-                    result,
-                });
+                for i in wanted {
+                    index.add_crate_files(i, crate_files(&sib.dirs[i].join("src")));
+                }
+            };
+            for (p, result) in found_prompts.into_iter().zip(prompt_results) {
+                if seen_prompts.insert((p.file.clone(), p.line)) {
+                    prompts.push(PromptOutcome {
+                        name: p.name.clone(),
+                        result,
+                    });
+                }
             }
-            for f in found {
-                if !seen.insert((f.file.clone(), f.line)) {
-                    continue;
+            for (f, result) in found.into_iter().zip(tool_results) {
+                if seen.insert((f.file.clone(), f.line)) {
+                    out.push(Outcome { found: f, result });
                 }
-                let result = tool_for(&index, Path::new("/"), &f, &BTreeMap::new())
-                    .map_err(|e| e.to_string());
-                out.push(Outcome { found: f, result });
             }
         }
     }
@@ -524,4 +675,21 @@ fn spreadsheet_mcp() {
         "PSU3D0__spreadsheet-mcp: {} tools gated on feature `recalc`",
         gated.len()
     );
+    // Types reached through `pub use spreadsheet_kit::tools::*;` in the
+    // sibling crate; outputs through the local `type Json<T> = McpJson<Pruned<T>>`;
+    // `StyleOpInput`'s hand-written impl hands over to `StyleOp`.
+    let list = tool(&outcomes, "server.rs", "list_workbooks");
+    assert!(
+        list.output_schema.is_some(),
+        "list_workbooks has an output schema"
+    );
+    let style = tool(&outcomes, "server.rs", "style_batch");
+    let ops = &style.input_schema["properties"]["ops"]["items"];
+    assert_eq!(
+        ops,
+        &json!({"$ref": "#/$defs/StyleOp"}),
+        "{}",
+        style.input_schema
+    );
+    assert!(style.input_schema["$defs"]["StyleOp"].is_object());
 }

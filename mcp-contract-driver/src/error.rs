@@ -97,7 +97,7 @@ impl DriverError {
     pub fn fix(&self) -> String {
         match self.kind.as_ref() {
             ErrorKind::Spawn { .. } => "check that the program is installed and on PATH; the command after `--` is run directly, not through a shell".into(),
-            ErrorKind::Timeout { waiting_for, .. } if waiting_for == "server/discover" => "raise --timeout if the server starts slowly; a server that speaks only 2025-11-25 and ignores unknown requests needs --protocol 2025-11-25 (which skips server/discover)".into(),
+            ErrorKind::Timeout { waiting_for, .. } if waiting_for == "server/discover" => "raise --timeout if the server starts slowly (over stdio it was sent `initialize` too and answered neither); over HTTP, a server that ignores unknown requests needs --protocol 2025-11-25 (which skips server/discover)".into(),
             ErrorKind::Timeout { .. } if self.command.starts_with("http") => "raise --timeout, or check that the server answers (an event stream that never carries the answer also ends here)".into(),
             ErrorKind::Timeout { .. } => "raise --timeout, or check that the command starts an MCP server on stdio (some servers need an argument such as `stdio`)".into(),
             ErrorKind::Exited { .. } => "run the command by hand to see why it stops: an MCP stdio server keeps running and reads JSON-RPC from stdin".into(),

@@ -37,6 +37,12 @@ pub trait Link {
     fn pid(&mut self) -> Option<u32> {
         None
     }
+    /// The stdio connection, for requests in flight together (the
+    /// `server/discover` probe); `None` over HTTP, where each request is
+    /// its own exchange.
+    fn pipelined(&mut self) -> Option<&mut Connection> {
+        None
+    }
     /// The longest wait for one reply.
     fn timeout(&self) -> Duration;
     /// Ends the session (stops the process; HTTP: `DELETE` the session).
@@ -66,6 +72,10 @@ impl Link for Connection {
 
     fn pid(&mut self) -> Option<u32> {
         Some(self.process_mut().id())
+    }
+
+    fn pipelined(&mut self) -> Option<&mut Connection> {
+        Some(self)
     }
 
     fn timeout(&self) -> Duration {

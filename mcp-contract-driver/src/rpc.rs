@@ -99,14 +99,33 @@ impl Connection {
     pub fn exchange(&mut self, id: i64, method: &str, msg: &Value) -> Result<Reply, DriverError> {
         self.send(msg, method)?;
         let deadline = Instant::now() + self.timeout;
+        match self.wait_reply(&[id], method, deadline)? {
+            Some((_, reply)) => Ok(reply),
+            None => Err(self.process.fail(ErrorKind::Timeout {
+                waiting_for: method.to_string(),
+                secs: self.timeout.as_secs_f64(),
+            })),
+        }
+    }
+
+    /// Sends request `msg` without waiting for its answer (several requests
+    /// may be in flight; see [`Connection::wait_reply`]).
+    pub fn send_request(&mut self, msg: &Value, method: &str) -> Result<(), DriverError> {
+        self.send(msg, method)
+    }
+
+    /// Waits until `deadline` for the answer to any of the requests `ids`
+    /// (`None`: no answer by then; the link stays usable). Answers to other
+    /// ids are skipped; `method` names the wait in errors.
+    pub fn wait_reply(
+        &mut self,
+        ids: &[i64],
+        method: &str,
+        deadline: Instant,
+    ) -> Result<Option<(i64, Reply)>, DriverError> {
         loop {
             let line = match self.process.recv(deadline) {
-                None => {
-                    return Err(self.process.fail(ErrorKind::Timeout {
-                        waiting_for: method.to_string(),
-                        secs: self.timeout.as_secs_f64(),
-                    }))
-                }
+                None => return Ok(None),
                 Some(StdoutEvent::Eof) => {
                     return Err(self.process.fail(ErrorKind::Exited {
                         during: method.to_string(),
@@ -147,8 +166,15 @@ impl Connection {
                 single => vec![single],
             };
             for message in messages {
+                // the id this message answers, if it is one we wait for
+                let id = message
+                    .get("id")
+                    .and_then(Value::as_i64)
+                    .filter(|id| ids.contains(id))
+                    .or_else(|| ids.first().copied())
+                    .unwrap_or(i64::MIN);
                 match classify(&message, id) {
-                    Incoming::Reply(reply) => return Ok(reply),
+                    Incoming::Reply(reply) => return Ok(Some((id, reply))),
                     // A server that exited shows up as end of stdout on the
                     // next read; one that stopped reading its stdin is an error now.
                     Incoming::Answer(answer) => {

@@ -10,7 +10,10 @@
 //! With [`Protocol::Auto`] the session asks `server/discover` first and
 //! falls back to `initialize` when the server does not speak 2026-07-28
 //! (an error answer, no answer, or a stdio server that exits on the unknown
-//! method: it is started again). Over HTTP, a first POST refused with 400,
+//! method: it is started again). Over stdio a server that has not answered
+//! `server/discover` within [`DISCOVER_PROBE`] (slow to start, or ignoring
+//! unknown methods) is sent `initialize` too; the first useful answer
+//! decides, within one timeout, instead of a full timeout per attempt. Over HTTP, a first POST refused with 400,
 //! 404 or 405 falls back to the legacy HTTP+SSE transport. The revision
 //! spoken is recorded in the lockfile's `server` section.
 //!
@@ -21,7 +24,7 @@
 //! are therefore not part of the capture.
 
 use std::collections::BTreeSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use mcp_contract::fixtures::CallOutcome;
 use mcp_contract::load::entries::{server_from_map, ListKind};
@@ -43,6 +46,9 @@ pub const PROTOCOL_2026: &str = "2026-07-28";
 
 /// The default wait for each response.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long `server/discover` alone is waited for over stdio before
+/// `initialize` is sent beside it (see [`Session::start`]).
+pub const DISCOVER_PROBE: Duration = Duration::from_secs(1);
 
 /// The default limit on one answer (an HTTP body, an SSE event stream).
 pub const DEFAULT_MAX_RESPONSE: u64 = 16 * 1024 * 1024;
@@ -182,7 +188,12 @@ impl Session {
             param_headers: Default::default(),
         };
         if options.protocol != Protocol::Handshake {
-            match s.discover() {
+            let negotiated = if options.protocol == Protocol::Auto && s.link.pipelined().is_some() {
+                s.probe()
+            } else {
+                s.discover()
+            };
+            match negotiated {
                 Ok(Ok(())) => return Ok(s),
                 Ok(Err(kind)) if options.protocol == Protocol::Stateless => {
                     return Err(s.link.fail(kind))
@@ -241,11 +252,88 @@ impl Session {
     /// answered but does not speak 2026-07-28 (the link stays usable, for
     /// the fallback); `Err` when the link itself failed.
     fn discover(&mut self) -> Result<Result<(), ErrorKind>, DriverError> {
+        let (id, msg) = self.discover_message();
+        let reply = self.link.exchange(id, "server/discover", &msg)?;
+        self.discover_answer(reply)
+    }
+
+    /// Over stdio, without a forced revision: `server/discover`, and when
+    /// it is not answered within [`DISCOVER_PROBE`] (a slow start, or a
+    /// server that ignores methods it does not know), `initialize` too, on
+    /// the same connection; the first useful answer decides, and the whole
+    /// wait stays within one timeout. A `server/discover` answer that says
+    /// 2026-07-28 wins (it is waited for up to [`DISCOVER_PROBE`] after an
+    /// `initialize` answer), so a server speaking both is always recorded
+    /// the same way. `Ok(Ok(()))`: the session is ready (either way);
+    /// `Ok(Err(kind))`: discover answered "not 2026" before the probe
+    /// ended, `initialize` has not been sent.
+    fn probe(&mut self) -> Result<Result<(), ErrorKind>, DriverError> {
+        let started = Instant::now();
+        let timeout = self.link.timeout();
+        let deadline = started + timeout;
+        let (discover_id, msg) = self.discover_message();
+        let conn = self
+            .link
+            .pipelined()
+            .expect("probe() is only called on a pipelined link");
+        conn.send_request(&msg, "server/discover")?;
+        let probe_end = started + DISCOVER_PROBE.min(timeout);
+        if let Some((_, reply)) = conn.wait_reply(&[discover_id], "server/discover", probe_end)? {
+            return self.discover_answer(reply);
+        }
+        let (init_id, init) = self.initialize_message();
+        let conn = self.link.pipelined().expect("pipelined");
+        conn.send_request(&init, "initialize")?;
+        let Some((id, reply)) =
+            conn.wait_reply(&[discover_id, init_id], "server/discover", deadline)?
+        else {
+            return Err(self.timed_out("server/discover", timeout));
+        };
+        let init_reply = if id == discover_id {
+            if self.discover_answer(reply)?.is_ok() {
+                // 2026-07-28; the `initialize` answer, if any, is skipped
+                return Ok(Ok(()));
+            }
+            let conn = self.link.pipelined().expect("pipelined");
+            match conn.wait_reply(&[init_id], "initialize", deadline)? {
+                Some((_, reply)) => reply,
+                None => return Err(self.timed_out("initialize", timeout)),
+            }
+        } else {
+            let grace = (Instant::now() + DISCOVER_PROBE).min(deadline);
+            let conn = self.link.pipelined().expect("pipelined");
+            if let Some((_, discovered)) =
+                conn.wait_reply(&[discover_id], "server/discover", grace)?
+            {
+                if self.discover_answer(discovered)?.is_ok() {
+                    return Ok(Ok(()));
+                }
+            }
+            reply
+        };
+        self.initialized(init_reply)?;
+        Ok(Ok(()))
+    }
+
+    fn timed_out(&mut self, waiting_for: &str, timeout: Duration) -> DriverError {
+        self.link.fail(ErrorKind::Timeout {
+            waiting_for: waiting_for.to_string(),
+            secs: timeout.as_secs_f64(),
+        })
+    }
+
+    /// The `server/discover` request, with the 2026-07-28 `_meta`.
+    fn discover_message(&mut self) -> (i64, Value) {
         self.stateless = true;
         self.link.set_protocol_version(PROTOCOL_2026);
-        let reply = self.request("server/discover", json!({}));
+        let message = self.message("server/discover", json!({}));
         self.stateless = false;
-        let result = match reply? {
+        message
+    }
+
+    /// Reads the `server/discover` answer (see [`Session::discover`]).
+    fn discover_answer(&mut self, reply: Reply) -> Result<Result<(), ErrorKind>, DriverError> {
+        let result = match reply {
             Reply::Result(r) => r,
             Reply::Error { code, message, .. } => {
                 return Ok(Err(ErrorKind::JsonRpc {
@@ -283,15 +371,36 @@ impl Session {
 
     /// The `initialize` handshake (2025-11-25 and earlier).
     fn initialize(&mut self) -> Result<(), DriverError> {
+        let (id, msg) = self.initialize_message();
+        let reply = self.link.exchange(id, "initialize", &msg)?;
+        self.initialized(reply)
+    }
+
+    fn initialize_message(&mut self) -> (i64, Value) {
         self.stateless = false;
-        let init = self.call(
+        self.message(
             "initialize",
             json!({
                 "protocolVersion": PROTOCOL_2025,
                 "capabilities": {},
                 "clientInfo": client_info(),
             }),
-        )?;
+        )
+    }
+
+    /// Completes the handshake from the `initialize` answer.
+    fn initialized(&mut self, reply: Reply) -> Result<(), DriverError> {
+        self.stateless = false;
+        let init = match reply {
+            Reply::Result(v) => v,
+            Reply::Error { code, message, .. } => {
+                return Err(self.link.fail(ErrorKind::JsonRpc {
+                    method: "initialize".into(),
+                    code,
+                    message,
+                }))
+            }
+        };
         let Some(version) = init
             .get("protocolVersion")
             .and_then(Value::as_str)
@@ -341,7 +450,14 @@ impl Session {
 
     /// Sends a request (with the 2026-07-28 `_meta` when stateless) and
     /// waits for its reply, error replies included.
-    pub fn request(&mut self, method: &str, mut params: Value) -> Result<Reply, DriverError> {
+    pub fn request(&mut self, method: &str, params: Value) -> Result<Reply, DriverError> {
+        let (id, msg) = self.message(method, params);
+        self.link.exchange(id, method, &msg)
+    }
+
+    /// The next request (its id and message), with the 2026-07-28 `_meta`
+    /// when stateless.
+    fn message(&mut self, method: &str, mut params: Value) -> (i64, Value) {
         let id = self.next_id;
         self.next_id += 1;
         if self.stateless {
@@ -361,7 +477,7 @@ impl Session {
             }
         }
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        self.link.exchange(id, method, &msg)
+        (id, msg)
     }
 
     /// Like [`Session::request`]; a JSON-RPC error is an [`ErrorKind::JsonRpc`] error.

@@ -320,3 +320,42 @@ fn forcing_2026_on_a_2025_server_fails_with_the_reason() {
     );
     pids.assert_all_gone(1);
 }
+
+/// A server that never answers `server/discover` (nor errs on it) is sent
+/// `initialize` beside it after the probe, and captured as a 2025 server,
+/// the same as one that answers "method not found".
+#[test]
+fn a_server_that_ignores_discover_falls_back_to_initialize_within_one_timeout() {
+    let (cmd, pids) = stub("ignore-discover");
+    let c = capture(&cmd, &Options::with_timeout(Duration::from_secs(20))).unwrap();
+    assert_eq!(c.server.protocol_version, "2025-06-18");
+    let (ok, _ok_pids) = stub("ok");
+    let expected = capture(&ok, &quick()).unwrap();
+    assert_eq!(
+        mcp_contract::lockfile::render(&c.surface),
+        mcp_contract::lockfile::render(&expected.surface)
+    );
+    // one process: no restart
+    pids.assert_all_gone(1);
+}
+
+/// A server that starts slower than the probe gets both requests before
+/// it reads either; what it speaks decides, as for a fast server.
+#[test]
+fn a_slow_server_is_recorded_as_a_fast_one_would_be() {
+    let long = Options::with_timeout(Duration::from_secs(20));
+    let (slow, pids) = stub("slow-ok");
+    let (fast, _fast_pids) = stub("ok");
+    assert_eq!(
+        mcp_contract::lockfile::render(&capture(&slow, &long).unwrap().surface),
+        mcp_contract::lockfile::render(&capture(&fast, &quick()).unwrap().surface)
+    );
+    pids.assert_all_gone(1);
+
+    // `initialize` was sent too, but the `server/discover` answer wins
+    let (slow, pids) = stub("slow-stateless");
+    let c = capture(&slow, &long).unwrap();
+    assert_eq!(c.server.protocol_version, "2026-07-28");
+    assert!(c.surface.prompts["greet"].arguments[0].required);
+    pids.assert_all_gone(1);
+}

@@ -41,13 +41,15 @@ pub trait LockedTool {
 
     /// An rmcp route serving `handler` under the locked definition:
     /// `ToolRouter::new().with_route(SearchArgs::rmcp_route(Self::search))`.
+    /// `handler` is written as rmcp users write them: `async fn` or `fn`, on
+    /// `&self` or free, taking rmcp extractors (see [`crate::rmcp::ToolHandler`]).
     #[cfg(feature = "rmcp")]
-    fn rmcp_route<S, C, A>(handler: C) -> rmcp::handler::server::router::tool::ToolRoute<S>
+    fn rmcp_route<S, H, M>(handler: H) -> rmcp::handler::server::router::tool::ToolRoute<S>
     where
         S: Send + Sync + 'static,
-        C: rmcp::handler::server::tool::CallToolHandler<S, A> + Send + Sync + Clone + 'static,
+        H: crate::rmcp::ToolHandler<S, M>,
     {
-        rmcp::handler::server::router::tool::ToolRoute::new(Self::rmcp_tool(), handler)
+        handler.into_route(Self::rmcp_tool())
     }
 
     /// The tool's structured result (`structuredContent`, plus the same JSON

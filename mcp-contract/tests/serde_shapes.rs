@@ -783,3 +783,38 @@ fn a_branch_no_value_takes_is_not_compared() {
     let new = json!({"type": "object", "if": {}, "then": {"required": ["a", "b"]}});
     assert!(!breaking_in(old, new).is_empty());
 }
+
+#[test]
+fn an_integer_width_on_a_number_admits_no_fraction() {
+    // hand-written schemas pair `type: number` with an integer `format`:
+    // serde then rejects 2.25 even though the range still holds it
+    let per_page = |f: Option<&str>| {
+        let mut p = json!({"type": "number", "minimum": 1, "maximum": 100});
+        if let Some(f) = f {
+            p["format"] = json!(f);
+        }
+        json!({"type": "object", "properties": {"perPage": p}})
+    };
+    let got = breaking_in(per_page(None), per_page(Some("int64")));
+    assert!(got.iter().any(|c| c.0 == "input.type-narrowed"), "{got:?}");
+    assert_eq!(breaking_in(per_page(Some("int64")), per_page(None)), vec![]);
+    // a float width keeps fractions
+    assert_eq!(
+        breaking_in(per_page(None), per_page(Some("double"))),
+        vec![]
+    );
+}
+
+#[test]
+fn an_unguarded_self_reference_is_reported_not_assumed() {
+    // `allOf[anyOf[{$ref: #}, ...]]` at the root applies the root to the same
+    // value again: undefined in JSON Schema, so never assumed equal
+    let root = |items: Value| {
+        json!({"type": ["array", "integer"], "items": items,
+            "allOf": [{"anyOf": [{"$ref": "#"}, {"type": "integer"}]}]})
+    };
+    let old = root(json!({"$ref": "#"}));
+    let new = root(json!({"type": ["string", "null"]}));
+    assert!(!breaking_out(old.clone(), new).is_empty());
+    assert_eq!(breaking_out(old.clone(), old), vec![]);
+}

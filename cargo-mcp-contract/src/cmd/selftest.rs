@@ -317,7 +317,7 @@ fn short(path: &str) -> String {
 fn first_error(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr)
         .lines()
-        .find(|l| !l.trim().is_empty())
+        .find(|l| !l.trim().is_empty() && !l.starts_with("warning: "))
         .unwrap_or("exit 2")
         .to_string()
 }

@@ -1,5 +1,6 @@
 //! The rmcp server: one route per tool, each published under its locked
-//! definition (`LockedTool::rmcp_route`), and a `ServerHandler` that lists
+//! definition (`LockedTool::rmcp_route`, which takes `async fn` and `fn`
+//! handlers on `&self` alike), and a `ServerHandler` that lists
 //! and calls them. Every call first goes through the runtime compatibility
 //! layer generated from `contracts/migrations.toml` (renamed arguments read
 //! under both names, server-applied defaults, reserved names and retired
@@ -99,14 +100,15 @@ impl DemoServer {
         format!("rep-{}", self.reports.fetch_add(1, Ordering::Relaxed) + 1)
     }
 
-    fn search_catalog(
+    // Handlers are `async fn` on `&self` or plain `fn`, as rmcp users write them.
+    async fn search_catalog(
         &self,
         Parameters(args): Parameters<SearchArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         SearchArgs::structured(&search_catalog::run(&args))
     }
 
-    fn get_item(
+    async fn get_item(
         &self,
         Parameters(args): Parameters<GetItemArgs>,
     ) -> Result<CallToolResult, ErrorData> {

@@ -93,6 +93,33 @@ fn walk(
     Ok(out)
 }
 
+/// The module files that `file` (read from `path`, absolute; module path
+/// `module`) declares, as the walk of [`module_files`] finds them: (path,
+/// module path, whether it is a `mod.rs`-like file). For the build step's
+/// cache, which re-walks a crate without parsing unchanged files.
+pub(crate) fn declared_children(
+    package_root: &Path,
+    path: &Path,
+    module: &[String],
+    file: &syn::File,
+) -> Result<Vec<(PathBuf, Vec<String>, bool)>, DeriveError> {
+    let is_mod_rs = module.is_empty() || path.file_name().is_some_and(|n| n == "mod.rs");
+    let display = display_path(package_root, path);
+    let dir = children_dir(path, is_mod_rs);
+    let mut found = Vec::new();
+    collect_mod_decls(
+        &file.items,
+        &dir,
+        path,
+        &[],
+        module,
+        &display,
+        false,
+        &mut found,
+    )?;
+    Ok(found)
+}
+
 fn module_name(module: &[String]) -> String {
     if module.is_empty() {
         "crate".into()

@@ -65,6 +65,10 @@ pub struct TypeIndex {
     loaded: BTreeMap<usize, String>,
     /// Crates a path reached that are not loaded yet.
     wanted: RefCell<BTreeSet<usize>>,
+    /// While tracking ([`TypeIndex::track`]): every item a derivation read,
+    /// as (file index, item path). The build step's cache re-derives a tool
+    /// only when one of these items changed.
+    touched: RefCell<Option<BTreeSet<(usize, Vec<usize>)>>>,
 }
 
 const MAX_DEPTH: usize = 24;
@@ -82,6 +86,7 @@ impl TypeIndex {
             deps: BTreeMap::new(),
             loaded: BTreeMap::new(),
             wanted: RefCell::new(BTreeSet::new()),
+            touched: RefCell::new(None),
         };
         index.add_files(files);
         index
@@ -109,14 +114,26 @@ impl TypeIndex {
 
     /// Parses crate `i` and adds its items (display paths relative to `package_root`).
     pub fn load_crate(&mut self, i: usize, package_root: &Path) -> Result<(), DeriveError> {
-        if self.loaded.contains_key(&i) {
+        if self.loaded.contains_key(&i) || i >= self.crates.len() {
             return Ok(());
         }
+        let files = module_files_of_dependency(package_root, &self.crates[i].root)?;
+        self.add_crate_files(i, files);
+        Ok(())
+    }
+
+    /// Adds crate `i` from files already parsed, with module paths relative
+    /// to that crate's root (what [`load_crate`](Self::load_crate) reads from
+    /// its `lib.rs`; source excerpts that are not buildable give them by
+    /// path convention instead).
+    pub fn add_crate_files(&mut self, i: usize, files: Vec<ModuleFile>) {
+        if self.loaded.contains_key(&i) {
+            return;
+        }
         let Some(c) = self.crates.get(i) else {
-            return Ok(());
+            return;
         };
         let root_seg = format!("::{}#{i}", c.name);
-        let files = module_files_of_dependency(package_root, &c.root)?;
         let files = files
             .into_iter()
             .map(|(path, file, module)| {
@@ -127,7 +144,6 @@ impl TypeIndex {
             .collect();
         self.loaded.insert(i, root_seg);
         self.add_files(files);
-        Ok(())
     }
 
     fn add_files(&mut self, files: Vec<ModuleFile>) {
@@ -242,7 +258,37 @@ impl TypeIndex {
         self.files[loc.file].0.as_path()
     }
 
+    /// Starts recording every item read (see [`TypeIndex::take_touched`]).
+    pub fn track(&self) {
+        *self.touched.borrow_mut() = Some(BTreeSet::new());
+    }
+
+    /// The items read since [`TypeIndex::track`], as (file index, item
+    /// path through inline modules); stops recording.
+    pub fn take_touched(&self) -> BTreeSet<(usize, Vec<usize>)> {
+        self.touched.borrow_mut().take().unwrap_or_default()
+    }
+
+    /// Where the type `name` declared in `module` is (file index, item path).
+    pub fn type_loc(&self, module: &[String], name: &str) -> Option<(usize, Vec<usize>)> {
+        let loc = self.scopes.get(module)?.types.get(name)?;
+        Some((loc.file, loc.path.clone()))
+    }
+
+    fn touch(&self, loc: &ItemLoc) {
+        if let Some(set) = self.touched.borrow_mut().as_mut() {
+            set.insert((loc.file, loc.path.clone()));
+        }
+    }
+
     pub(crate) fn item(&self, loc: &ItemLoc) -> &syn::Item {
+        self.touch(loc);
+        self.item_untracked(loc)
+    }
+
+    /// [`TypeIndex::item`] without recording it: for scans whose outcome
+    /// depends only on what the file's structure digest covers (impl headers).
+    fn item_untracked(&self, loc: &ItemLoc) -> &syn::Item {
         let mut items: &[syn::Item] = &self.files[loc.file].1.items;
         let (last, inner) = loc.path.split_last().expect("an item path is never empty");
         for &i in inner {
@@ -257,8 +303,18 @@ impl TypeIndex {
     /// Every `impl Trait for X` in the crate where the trait's last segment is `trait_name`
     /// and `X` resolves to `target`.
     pub(crate) fn trait_impl(&self, target: &ItemLoc, trait_name: &str) -> Option<&syn::ItemImpl> {
+        self.trait_impl_with_loc(target, trait_name)
+            .map(|(imp, _)| imp)
+    }
+
+    /// [`trait_impl`](Self::trait_impl), with where the impl is written.
+    pub(crate) fn trait_impl_with_loc(
+        &self,
+        target: &ItemLoc,
+        trait_name: &str,
+    ) -> Option<(&syn::ItemImpl, &ItemLoc)> {
         self.impls.iter().find_map(|loc| {
-            let syn::Item::Impl(imp) = self.item(loc) else {
+            let syn::Item::Impl(imp) = self.item_untracked(loc) else {
                 return None;
             };
             let (_, tr, _) = imp.trait_.as_ref()?;
@@ -275,7 +331,10 @@ impl TypeIndex {
                 .map(|s| s.ident.to_string())
                 .collect();
             match self.resolve(&loc.module, &segs, Ns::Type) {
-                Some(Target::Local(l)) if &l == target => Some(imp),
+                Some(Target::Local(l)) if &l == target => {
+                    self.touch(loc);
+                    Some((imp, loc))
+                }
                 _ => None,
             }
         })
@@ -284,7 +343,7 @@ impl TypeIndex {
     /// `impl X { fn name() -> .. }`: a zero-argument inherent function of `target`.
     pub(crate) fn inherent_fn(&self, target: &ItemLoc, name: &str) -> Option<&syn::ImplItemFn> {
         self.impls.iter().find_map(|loc| {
-            let syn::Item::Impl(imp) = self.item(loc) else {
+            let syn::Item::Impl(imp) = self.item_untracked(loc) else {
                 return None;
             };
             if imp.trait_.is_some() {
@@ -300,12 +359,15 @@ impl TypeIndex {
                 .map(|s| s.ident.to_string())
                 .collect();
             match self.resolve(&loc.module, &segs, Ns::Type) {
-                Some(Target::Local(l)) if &l == target => imp.items.iter().find_map(|i| match i {
-                    syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
-                        Some(f)
-                    }
-                    _ => None,
-                }),
+                Some(Target::Local(l)) if &l == target => {
+                    self.touch(loc);
+                    imp.items.iter().find_map(|i| match i {
+                        syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
+                            Some(f)
+                        }
+                        _ => None,
+                    })
+                }
                 _ => None,
             }
         })
@@ -404,6 +466,16 @@ impl TypeIndex {
                 let mut full = path.clone();
                 full.extend_from_slice(&rest[1..]);
                 return self.resolve_at(module, &full, ns, depth + 1);
+            }
+        }
+        // A module brought in by a glob (`pub use other_crate::tools::*;`
+        // then `tools::fork::Params`): a path into another crate marks that
+        // crate wanted, and resolves once it is loaded.
+        for glob in &scope.globs {
+            let mut full = glob.clone();
+            full.extend_from_slice(rest);
+            if let Some(t @ Target::Local(_)) = self.resolve_at(module, &full, ns, depth + 1) {
+                return Some(t);
             }
         }
         None

@@ -23,6 +23,7 @@ mod builtin;
 mod case;
 mod container;
 mod defaults;
+mod delegate;
 mod docs;
 mod error;
 mod files;
@@ -36,7 +37,7 @@ use std::path::Path;
 use serde_json::Value;
 
 pub use error::{DeriveError, SCHEMA_OVERRIDE_ATTRIBUTE, TYPE_SCHEMA_ATTRIBUTE};
-pub(crate) use files::is_cfg_test;
+pub(crate) use files::{declared_children, is_cfg_test};
 pub use files::{module_files, ModuleFile};
 pub use index::TypeIndex;
 

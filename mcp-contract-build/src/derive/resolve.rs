@@ -487,6 +487,9 @@ impl Gen<'_> {
         if attrs.schema_override.is_some() || !attrs.common.is_default() {
             return Ok(Ty::Adt(adt));
         }
+        if let Some(ty) = self.delegated_schema(&adt.loc)? {
+            return Ok(ty);
+        }
         let scope = self.adt_scope(&adt)?;
         if let Some(WithAttr::Type(t)) = &attrs.with {
             let line = line_of(&self.adt_ident_token(&adt));

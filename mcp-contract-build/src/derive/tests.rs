@@ -349,6 +349,47 @@ fn hand_written_json_schema_impl_is_refused() {
     assert!(err.message.contains("by hand"), "{}", err.message);
 }
 
+/// An impl that only hands over to another type (and keeps its name) is
+/// that type's schema, as schemars publishes it; one that renames it, or
+/// does anything else, is still refused.
+#[test]
+fn hand_written_impl_that_delegates_is_the_other_types_schema() {
+    let ix = index_of(
+        "#[derive(schemars::JsonSchema)]\n\
+         pub struct StyleOp { pub bold: bool }\n\
+         pub struct StyleOpInput(u8);\n\
+         impl schemars::JsonSchema for StyleOpInput {\n\
+             fn schema_name() -> std::borrow::Cow<'static, str> { \"StyleOp\".into() }\n\
+             fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema { StyleOp::json_schema(g) }\n\
+         }\n\
+         pub struct Renamed(u8);\n\
+         impl schemars::JsonSchema for Renamed {\n\
+             fn schema_name() -> std::borrow::Cow<'static, str> { \"Other\".into() }\n\
+             fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema { StyleOp::json_schema(g) }\n\
+         }\n\
+         pub struct Qualified(u8);\n\
+         impl schemars::JsonSchema for Qualified {\n\
+             fn schema_name() -> std::borrow::Cow<'static, str> { StyleOp::schema_name() }\n\
+             fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema { <StyleOp as schemars::JsonSchema>::json_schema(g) }\n\
+         }\n\
+         pub struct Args { pub ops: Vec<StyleOpInput>, pub q: Qualified }\n\
+         pub struct Bad { pub r: Renamed }\n",
+    );
+    let s = input_schema_for(&ix, &ty("Args"), &[]).unwrap();
+    assert_eq!(
+        s["properties"]["ops"]["items"],
+        json!({"$ref": "#/$defs/StyleOp"})
+    );
+    assert_eq!(s["properties"]["q"], json!({"$ref": "#/$defs/StyleOp"}));
+    assert_eq!(
+        s["$defs"]["StyleOp"]["properties"]["bold"],
+        json!({"type": "boolean"})
+    );
+    let err = input_schema_for(&ix, &ty("Bad"), &[]).unwrap_err();
+    assert_eq!(err.type_name, "Renamed");
+    assert!(err.message.contains("by hand"), "{}", err.message);
+}
+
 #[test]
 fn json_schema_repr_enums_are_integer_enums() {
     let ix = index_of(

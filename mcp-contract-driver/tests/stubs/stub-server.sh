@@ -66,17 +66,30 @@ case "$mode" in
 esac
 
 # The remaining modes answer initialize and then differ in tools/list.
+# `slow-*`: start up slowly (longer than the driver's discover probe),
+# then behave as `ok` / `stateless`.
+case "$mode" in
+  slow-*)
+    echo "stub: starting slowly" >&2
+    sleep 2
+    ;;
+esac
 while IFS= read -r line; do
   id=$(id_of "$line")
   case "$line" in
     *'"method":"server/discover"'*)
       # A 2025-era server: the stateless revision's method is unknown,
-      # unless the mode is `stateless` (MCP 2026-07-28).
-      if [ "$mode" = stateless ]; then
-        reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{},\"prompts\":{\"listChanged\":true}},\"serverInfo\":{\"name\":\"stub\",\"version\":\"9.9.9\"},\"instructions\":\"Add first.\",\"ttlMs\":60000,\"cacheScope\":\"public\"}}"
-      else
-        reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}"
-      fi
+      # unless the mode is `stateless` (MCP 2026-07-28); `ignore-discover`
+      # never answers it (as some servers do with unknown methods).
+      case "$mode" in
+        stateless|slow-stateless)
+          reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{},\"prompts\":{\"listChanged\":true}},\"serverInfo\":{\"name\":\"stub\",\"version\":\"9.9.9\"},\"instructions\":\"Add first.\",\"ttlMs\":60000,\"cacheScope\":\"public\"}}"
+          ;;
+        ignore-discover) ;;
+        *)
+          reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}"
+          ;;
+      esac
       ;;
     *'"method":"initialize"'*)
       init_result "$id"
@@ -106,7 +119,7 @@ while IFS= read -r line; do
         bad-tool)
           reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"tools\":[{\"description\":\"no name\",\"inputSchema\":{}}]}}"
           ;;
-        ok|stateless)
+        ok|stateless|ignore-discover|slow-ok|slow-stateless)
           case "$line" in
             *'"cursor":"page-2"'*)
               reply "{\"jsonrpc\":\"2.0\",\"id\":$id,\"result\":{\"tools\":[$(tool fail 'always fails')]}}"

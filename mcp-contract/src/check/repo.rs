@@ -127,7 +127,15 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
 
     let (history, history_revisions, history_skipped) =
         if needs_history(base_surface.as_ref(), &candidate) {
-            let h = history::from_repo(&repo, &baseline.commit, &rel)?;
+            let wanted = super::reserved::wanted(base_surface.as_ref(), &candidate);
+            let use_cache = std::env::var(history::cache::DISABLE_ENV).map_or(true, |v| v != "1");
+            let (h, _) = history::cache::reserved_history(
+                &repo,
+                &baseline.commit,
+                &rel,
+                &wanted,
+                use_cache,
+            )?;
             let (n, skipped) = (h.revisions, h.skipped.clone());
             (Some(h), Some(n), skipped)
         } else {

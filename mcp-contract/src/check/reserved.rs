@@ -45,6 +45,35 @@ pub fn introduced_names(baseline: Option<&Surface>, candidate: &Surface) -> bool
             })
 }
 
+/// The names whose publishing history [`changes`] reads: tools new to the
+/// baseline or with input fields new to it, and prompts, resources and
+/// templates new to it.
+pub fn wanted(baseline: Option<&Surface>, candidate: &Surface) -> crate::history::cache::Wanted {
+    use crate::history::entry_surfaces;
+    let mut wanted = crate::history::cache::Wanted::default();
+    for tool in candidate.tools.values() {
+        let new = match baseline.and_then(|b| b.get(&tool.name)) {
+            None => true,
+            Some(old) => {
+                let old_props = input_properties(old);
+                input_properties(tool)
+                    .keys()
+                    .any(|p| !old_props.contains_key(p))
+            }
+        };
+        if new {
+            wanted.tools.insert(tool.name.clone());
+        }
+    }
+    let in_baseline = baseline.map(entry_surfaces).unwrap_or_default();
+    for key in entry_surfaces(candidate).into_keys() {
+        if key != "server" && !in_baseline.contains_key(&key) {
+            wanted.entries.insert(key);
+        }
+    }
+    wanted
+}
+
 /// The reserved-name changes of `candidate` against `baseline`.
 pub fn changes(history: &History, baseline: Option<&Surface>, candidate: &Surface) -> Vec<Change> {
     let mut out = vec![];

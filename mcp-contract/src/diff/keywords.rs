@@ -18,7 +18,14 @@ static ANY: Value = Value::Bool(true);
 
 /// The set of types a node admits, narrowed by its `enum`/`const` if any.
 pub(crate) fn effective_types(s: &Shape<'_>) -> TypeSet {
-    let declared = TypeSet::from_keyword(s.get("type"));
+    let mut declared = TypeSet::from_keyword(s.get("type"));
+    // an integer width admits no fraction, whatever `type` says
+    if s.get("format")
+        .and_then(Value::as_str)
+        .is_some_and(crate::schema::numeric::is_integer_format)
+    {
+        declared = declared.minus(TypeSet::FRACTION);
+    }
     match effective_enum(s, declared) {
         Some(values) => values
             .iter()

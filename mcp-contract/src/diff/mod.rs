@@ -17,6 +17,7 @@ mod keywords;
 mod label;
 mod numbers;
 mod objects;
+mod place;
 mod prompts;
 mod rename;
 mod resolution;
@@ -25,6 +26,7 @@ mod schema;
 pub mod server;
 mod strings;
 mod tool;
+pub mod weaken;
 
 use std::collections::BTreeMap;
 
@@ -255,6 +257,7 @@ pub fn diff_surfaces(old: &Surface, new: &Surface) -> DiffReport {
         old.server.as_ref(),
         new.server.as_ref(),
     ));
+    weaken::apply(&mut changes);
     DiffReport { changes }
 }
 

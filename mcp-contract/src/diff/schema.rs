@@ -52,6 +52,10 @@ pub(crate) enum Effect {
 
 /// Deepest schema nesting the comparator follows.
 const MAX_DEPTH: usize = 200;
+/// Alternatives and references applied at one place in the value, one
+/// inside another, beyond which the schema is taken to recurse there.
+const MAX_STEPS_IN_PLACE: usize = 48;
+const UNGUARDED: &str = "its references lead back to the same place in the value without descending into it (a recursion JSON Schema leaves undefined)";
 
 pub(crate) struct Cx<'a> {
     pub old_root: &'a Value,
@@ -65,7 +69,7 @@ pub(crate) struct Cx<'a> {
     reported: HashSet<MemoKey>,
     /// Pairs being compared, outermost first: meeting one again is
     /// recursion, assumed compatible (the greatest fixed point).
-    stack: Vec<MemoKey>,
+    stack: Vec<(MemoKey, String)>,
     /// The lowest `stack` index such an assumption was made about; frames
     /// above it depend on it and are not cached.
     open_floor: usize,
@@ -152,7 +156,9 @@ impl<'a> Cx<'a> {
             tool: self.tool,
             dir: self.dir,
             equiv: Rc::clone(&self.equiv),
-            reported: self.reported.clone(),
+            // a trial must see every change of what it compares: "reported
+            // elsewhere" would score as a perfect match
+            reported: HashSet::new(),
             stack: self.stack.clone(),
             open_floor: self.open_floor,
             done: Rc::clone(&self.done),
@@ -270,7 +276,12 @@ impl<'a> Cx<'a> {
         }
         let key = self.memo_key(old, new, ptr, flip);
         if let Some(k) = &key {
-            if let Some(i) = self.stack.iter().position(|x| x == k) {
+            if let Some(i) = self.stack.iter().position(|x| x.0 == *k) {
+                let rel = ptr.strip_prefix(self.stack[i].1.as_str()).unwrap_or("");
+                if !super::place::steps_in_place(rel).1 {
+                    self.not_compared(ptr, UNGUARDED.into());
+                    return;
+                }
                 self.open_floor = self.open_floor.min(i);
                 return;
             }
@@ -283,6 +294,11 @@ impl<'a> Cx<'a> {
                 self.reported.insert(k.clone());
                 return;
             }
+        }
+        let rel = ptr.strip_prefix(self.root_ptr.as_str()).unwrap_or(ptr);
+        if super::place::steps_in_place(rel).0 > MAX_STEPS_IN_PLACE {
+            self.not_compared(ptr, UNGUARDED.into());
+            return;
         }
         if self.depth >= MAX_DEPTH {
             self.not_compared(
@@ -302,7 +318,7 @@ impl<'a> Cx<'a> {
         }
         let start = self.out.len();
         if let Some(k) = &key {
-            self.stack.push(k.clone());
+            self.stack.push((k.clone(), ptr.to_string()));
         }
         self.depth += 1;
         let pending = self.pending_decls.take();

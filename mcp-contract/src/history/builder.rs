@@ -31,8 +31,40 @@ impl HistoryBuilder {
         }
     }
 
-    /// Adds the next revision; `text` is `None` when the commit deleted the file.
-    pub fn push(&mut self, rev: &Revision, text: Option<&str>) {
+    /// Continues a history whose last applied revision (not skipped) had
+    /// lockfile `last` (`None`: the file did not exist there): the state a
+    /// builder had after pushing every revision up to it, rebuilt from that
+    /// text and the history's published names (a tool present at the last
+    /// revision is, as parsed, its last published version). Timelines are
+    /// not carried over. `None` when `last` does not read as it did then.
+    pub fn resume(file: &str, history: History, last: Option<&str>) -> Option<Self> {
+        let mut b = HistoryBuilder::new(file);
+        b.history = history;
+        let Some(text) = last else {
+            return Some(b);
+        };
+        match segments::split(text) {
+            Some(segs) => {
+                for (name, seg) in segs {
+                    let tool = b.history.published.get(&name)?.last.clone();
+                    b.current.insert(name, (seg.to_string(), tool));
+                }
+            }
+            None => {
+                let surface = lockfile::parse(text.as_bytes(), file).ok()?;
+                b.current_entries = super::entry_surfaces(&surface);
+                for t in surface.tools.into_values() {
+                    b.current.insert(t.name.clone(), (t.digest(), t));
+                }
+            }
+        }
+        Some(b)
+    }
+
+    /// Adds the next revision; `text` is `None` when the commit deleted the
+    /// file. Returns false when the revision could not be read as a
+    /// lockfile (it is recorded in `skipped` and changes nothing else).
+    pub fn push(&mut self, rev: &Revision, text: Option<&str>) -> bool {
         self.history.revisions += 1;
         let file = format!("{}@{}", self.file, rev.short);
         // Non-tool entries only exist in lockfiles that `segments` does not
@@ -58,7 +90,7 @@ impl HistoryBuilder {
                         self.history
                             .skipped
                             .push((rev.short.clone(), e.to_string()));
-                        return;
+                        return false;
                     }
                 },
             },
@@ -81,7 +113,7 @@ impl HistoryBuilder {
                         self.history
                             .skipped
                             .push((rev.short.clone(), e.to_string()));
-                        return;
+                        return false;
                     }
                 },
             };
@@ -140,6 +172,7 @@ impl HistoryBuilder {
             self.current.insert(name, (key, tool));
         }
         self.push_entries(rev, next_entries);
+        true
     }
 
     /// Timelines and last published versions of prompts, resources,

@@ -15,6 +15,7 @@
 //! tools whose text changed ([`crate::segments`]).
 
 mod builder;
+pub mod cache;
 
 use std::collections::BTreeMap;
 

@@ -22,11 +22,13 @@
 mod assert;
 mod contract;
 mod contracted;
+mod handler;
 mod json_diff;
 
 pub use assert::{assert_locked, assert_prompts_locked, locked_differences};
 pub use contract::{Contract, Published};
 pub use contracted::{Contracted, WithContract};
+pub use handler::{AsyncMethod, AsyncMethodFn, RmcpHandler, ToolHandler};
 pub use json_diff::{first_differences, Difference};
 
 /// The [`Contract`] the build step (`mcp-contract-build`, from `build.rs`)

@@ -115,6 +115,12 @@ pub struct Bound {
 /// when it deserializes the Rust type schemars derived the format from:
 /// (lower, upper). `None` for formats that carry no range (`double`, and
 /// any format that is not a number width).
+/// Is `format` one of the integer widths (serde then rejects any fraction,
+/// even where the schema says `type: number`)?
+pub fn is_integer_format(format: &str) -> bool {
+    format_range(format).is_some_and(|(lo, _)| matches!(lo.value, Num::Int(_)))
+}
+
 pub fn format_range(format: &str) -> Option<(Bound, Bound)> {
     const TWO_128: f64 = 340_282_366_920_938_463_463_374_607_431_768_211_456.0;
     let inc = |v: i128| Bound {

@@ -1,0 +1,172 @@
+//! What the build step's cache remembers about one parsed source file, so a
+//! later build can tell, after parsing only the files that changed, which
+//! derivations a change can affect:
+//!
+//! - the *structure*: everything the type index, the module walk and tool
+//!   discovery read without going through an item's contents (item kinds
+//!   and names, `use` trees, impl headers, module declarations with their
+//!   attributes, which structs carry `#[mcp_contract::tool]`). When it is
+//!   unchanged, every path resolves as before and every item keeps its place;
+//! - one hash per item (inline modules included, by item path): a
+//!   derivation depends on exactly the items it read
+//!   ([`crate::derive::TypeIndex::take_touched`]), so a changed item that no
+//!   tool read (a handler's body) re-derives nothing.
+
+use std::collections::BTreeMap;
+
+use quote::ToTokens;
+
+/// The facts of one file (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileFacts {
+    /// Hash of the file's bytes.
+    pub content: String,
+    /// Hash of the structure description.
+    pub structure: String,
+    /// Hash of each item's tokens, by item path (indices through inline modules).
+    pub items: BTreeMap<Vec<usize>, String>,
+}
+
+/// A 128-bit hash of `bytes`, as 32 hex digits: two lanes of FNV-1a over
+/// 8-byte words with the length mixed in. Not cryptographic (the cache is
+/// an optimization, and a change confined to one word always changes both
+/// lanes), but fast in the unoptimized builds build scripts get, and the
+/// same on every Rust version.
+pub fn content_hash(bytes: &[u8]) -> String {
+    let (a, b) = lanes(bytes);
+    format!("{a:016x}{b:016x}")
+}
+
+fn lanes(bytes: &[u8]) -> (u64, u64) {
+    let (mut a, mut b) = (0xcbf2_9ce4_8422_2325u64, 0x6c62_272e_07bb_0142u64);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        a = (a ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+        b = (b ^ w.rotate_left(31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    let mut tail = [0u8; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    let w = u64::from_le_bytes(tail) ^ ((bytes.len() as u64) << 3);
+    a = (a ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+    b = (b ^ w.rotate_left(31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (a ^ (a >> 29), b ^ (b >> 32))
+}
+
+fn short_hash(text: &str) -> String {
+    let (a, b) = lanes(text.as_bytes());
+    format!("{:016x}", a ^ b.rotate_left(17))
+}
+
+/// The facts of `file`, whose bytes hash to `content`.
+pub fn facts(content: String, file: &syn::File) -> FileFacts {
+    let mut structure = String::new();
+    let mut items = BTreeMap::new();
+    describe(&file.items, &[], &mut structure, &mut items);
+    FileFacts {
+        content,
+        structure: content_hash(structure.as_bytes()),
+        items,
+    }
+}
+
+fn tokens(t: &impl ToTokens) -> String {
+    t.to_token_stream().to_string()
+}
+
+fn describe(
+    items: &[syn::Item],
+    prefix: &[usize],
+    out: &mut String,
+    hashes: &mut BTreeMap<Vec<usize>, String>,
+) {
+    use std::fmt::Write;
+    for (i, item) in items.iter().enumerate() {
+        let mut path = prefix.to_vec();
+        path.push(i);
+        hashes.insert(path.clone(), short_hash(&tokens(item)));
+        let _ = write!(out, "{path:?} ");
+        let _ = match item {
+            syn::Item::Struct(s) => {
+                let shape = match s.fields {
+                    syn::Fields::Named(_) => "named",
+                    syn::Fields::Unnamed(_) => "tuple",
+                    syn::Fields::Unit => "unit",
+                };
+                let tool = s.attrs.iter().any(mcp_contract_syntax::is_tool_attr);
+                writeln!(out, "struct {} {shape} tool={tool}", s.ident)
+            }
+            syn::Item::Enum(e) => writeln!(out, "enum {}", e.ident),
+            syn::Item::Type(t) => writeln!(out, "type {}", t.ident),
+            syn::Item::Const(c) => writeln!(out, "const {}", c.ident),
+            syn::Item::Static(s) => writeln!(out, "static {}", s.ident),
+            syn::Item::Fn(f) => writeln!(out, "fn {}", f.sig.ident),
+            syn::Item::Impl(imp) => {
+                let tr = imp
+                    .trait_
+                    .as_ref()
+                    .map(|(bang, path, _)| format!("{} {}", bang.is_some(), tokens(path)))
+                    .unwrap_or_default();
+                writeln!(
+                    out,
+                    "impl {} {tr} for {}",
+                    tokens(&imp.generics),
+                    tokens(&imp.self_ty)
+                )
+            }
+            syn::Item::Use(u) => writeln!(out, "use {}", tokens(u)),
+            syn::Item::ExternCrate(x) => writeln!(out, "extern {}", tokens(x)),
+            syn::Item::Mod(m) => {
+                let attrs: Vec<String> = m.attrs.iter().map(tokens).collect();
+                let _ = writeln!(out, "mod {} {attrs:?} {}", m.ident, m.content.is_some());
+                if let Some((_, body)) = &m.content {
+                    describe(body, &path, out, hashes);
+                }
+                writeln!(out, "end mod")
+            }
+            // Traits, unions, macros...: the index and discovery read none of
+            // them, and their contents are in the item hash.
+            _ => writeln!(out, "other"),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(src: &str) -> FileFacts {
+        facts(content_hash(src.as_bytes()), &syn::parse_file(src).unwrap())
+    }
+
+    #[test]
+    fn a_body_edit_changes_one_item_and_not_the_structure() {
+        let a = of("pub struct A { x: u8 }\nfn h() -> u8 { 1 }\nmod m { pub fn g() {} }\n");
+        let b = of("pub struct A { x: u8 }\nfn h() -> u8 {\n  2\n}\nmod m { pub fn g() {} }\n");
+        assert_ne!(a.content, b.content);
+        assert_eq!(a.structure, b.structure);
+        let changed: Vec<&Vec<usize>> = a
+            .items
+            .iter()
+            .filter(|(k, v)| b.items.get(*k) != Some(*v))
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(changed, [&vec![1]]);
+        assert!(a.items.contains_key(&vec![2, 0]));
+    }
+
+    #[test]
+    fn names_uses_headers_and_tool_attributes_are_structure() {
+        let base = of("use a::B;\nstruct S { x: u8 }\nimpl Default for S { fn default() -> Self { S { x: 1 } } }\n");
+        for other in [
+            "use a::C;\nstruct S { x: u8 }\nimpl Default for S { fn default() -> Self { S { x: 1 } } }\n",
+            "use a::B;\nstruct T { x: u8 }\nimpl Default for S { fn default() -> Self { S { x: 1 } } }\n",
+            "use a::B;\nstruct S { x: u8 }\nimpl Clone for S { fn default() -> Self { S { x: 1 } } }\n",
+            "use a::B;\n#[mcp_contract::tool(name = \"s\")]\nstruct S { x: u8 }\nimpl Default for S { fn default() -> Self { S { x: 1 } } }\n",
+        ] {
+            assert_ne!(base.structure, of(other).structure, "{other}");
+        }
+        let same = of("use a::B;\nstruct S { y: u16 }\nimpl Default for S { fn default() -> Self { S { x: 2 } } }\n");
+        assert_eq!(base.structure, same.structure);
+    }
+}

@@ -1,0 +1,104 @@
+//! The no-derivation path: walks a crate's module tree again, reading every
+//! file but parsing only those whose bytes changed, and decides whether the
+//! last run's output still holds. It does when every changed file keeps its
+//! structure and module declarations, finds no rmcp tool or prompt, and no
+//! tool's derivation read one of its changed items.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::{changed_items, content_hash, facts, RootCache, Stamp};
+use crate::derive::declared_children;
+
+/// `cached` brought up to date (new facts for the changed files), and the
+/// absolute paths of every file read, when the last output still holds for
+/// this root; `None` when the full step must run.
+pub fn unchanged(cached: &RootCache, manifest_dir: &Path) -> Option<(RootCache, Vec<PathBuf>)> {
+    let mut updated = cached.clone();
+    let mut changed = BTreeSet::new();
+    let mut pending = vec![(manifest_dir.join(&cached.root), Vec::<String>::new())];
+    let mut n = 0;
+    while let Some((path, module)) = pending.pop() {
+        if n >= cached.walked {
+            return None;
+        }
+        let file = &cached.files[n];
+        let display = path
+            .strip_prefix(manifest_dir)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|_| path.clone());
+        if file.path != display || file.module != module {
+            return None;
+        }
+        let (bytes, hash) = if file.stamp.holds(&path) {
+            (Vec::new(), file.facts.content.clone())
+        } else {
+            let bytes = std::fs::read(&path).ok()?;
+            let hash = content_hash(&bytes);
+            updated.files[n].stamp = Stamp::of(&path)?;
+            (bytes, hash)
+        };
+        let children = if hash == file.facts.content {
+            // A `mod x;` found as `x/mod.rs`: still so only while `x.rs` is absent.
+            for (child, child_module, is_mod_rs) in &file.children {
+                if *is_mod_rs {
+                    let dir = child.parent()?.parent()?;
+                    if dir.join(format!("{}.rs", child_module.last()?)).is_file() {
+                        return None;
+                    }
+                }
+            }
+            file.children.clone()
+        } else {
+            if cached.whole {
+                return None;
+            }
+            let text = String::from_utf8(bytes).ok()?;
+            let parsed = syn::parse_file(&text).ok()?;
+            let new = facts(hash, &parsed);
+            if new.structure != file.facts.structure {
+                return None;
+            }
+            let children = declared_children(manifest_dir, &path, &module, &parsed).ok()?;
+            if children != file.children {
+                return None;
+            }
+            let one = [(display, parsed, module)];
+            if !crate::rmcp::find_rmcp_tools(&one).ok()?.is_empty()
+                || !crate::rmcp::find_rmcp_prompts(&one).ok()?.is_empty()
+            {
+                return None;
+            }
+            changed_items(n, &file.facts, &new, &mut changed);
+            updated.files[n].facts = new;
+            children
+        };
+        n += 1;
+        pending.extend(children.into_iter().rev().map(|(p, m, _)| (p, m)));
+    }
+    if n != cached.walked {
+        return None;
+    }
+    // Files of other crates the derivation read: unchanged, or the full step.
+    for file in &cached.files[cached.walked..] {
+        let path = manifest_dir.join(&file.path);
+        if !file.stamp.holds(&path)
+            && content_hash(&std::fs::read(&path).ok()?) != file.facts.content
+        {
+            return None;
+        }
+    }
+    if cached
+        .tools
+        .iter()
+        .any(|t| t.deps.iter().any(|d| changed.contains(d)))
+    {
+        return None;
+    }
+    let sources = cached
+        .files
+        .iter()
+        .map(|f| manifest_dir.join(&f.path))
+        .collect();
+    Some((updated, sources))
+}

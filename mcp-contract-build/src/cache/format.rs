@@ -1,0 +1,435 @@
+//! The cache's two files as text: a header line (`mcp-contract-build cache
+//! FORMAT CHECKSUM`) then JSON. Reading checks the header and the checksum
+//! of everything after it, and decodes strictly: any surprise is "no
+//! cache". Writing goes to a temporary file beside the target, then a
+//! rename (no fsync: a file lost or torn by a crash fails its checksum and
+//! is rebuilt).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mcp_contract::Tool;
+use serde_json::{json, Map, Value};
+
+use super::{
+    content_hash, BuildCache, CachedFile, CachedTool, FileFacts, OutputStamp, RootCache, Stamp,
+    FORMAT, INDEX_FILE,
+};
+
+const MAGIC: &str = "mcp-contract-build cache";
+
+/// The index in `out_dir`, when it is there, intact and of this format.
+pub fn load(out_dir: &Path) -> Option<BuildCache> {
+    let text = read_checked(&out_dir.join(INDEX_FILE))?;
+    decode_index(&text)
+}
+
+/// Writes the index. A cache that cannot be written only costs the next
+/// build a full run.
+pub fn save_index(out_dir: &Path, index: &BuildCache) {
+    match encode_index(index) {
+        Some(text) => {
+            let _ = write(&out_dir.join(INDEX_FILE), &with_header(&text));
+        }
+        None => {
+            let _ = std::fs::remove_file(out_dir.join(INDEX_FILE));
+        }
+    }
+}
+
+/// The file of tool `name` in `dir` (names are MCP tool names: no `/`).
+fn tool_path(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    crate::is_plain_name(name).then(|| dir.join(format!("{name}.json")))
+}
+
+/// Writes a derived tool to `dir`; returns the file's content hash.
+pub fn write_tool(dir: &Path, tool: &Tool) -> Option<String> {
+    let path = tool_path(dir, &tool.name)?;
+    let text = tool_json(tool).to_string();
+    std::fs::create_dir_all(dir).ok()?;
+    write(&path, &text).ok()?;
+    Some(content_hash(text.as_bytes()))
+}
+
+/// The tool in `dir` whose file hashes to `hash`.
+pub fn read_tool(dir: &Path, name: &str, hash: &str) -> Option<Tool> {
+    let text = std::fs::read_to_string(tool_path(dir, name)?).ok()?;
+    if content_hash(text.as_bytes()) != hash {
+        return None;
+    }
+    let tool = tool_from_json(&serde_json::from_str(&text).ok()?)?;
+    (tool.name == name).then_some(tool)
+}
+
+fn with_header(body: &str) -> String {
+    format!("{MAGIC} {FORMAT} {}\n{body}", content_hash(body.as_bytes()))
+}
+
+fn checked_body(raw: &str) -> Option<&str> {
+    let (header, body) = raw.split_once('\n')?;
+    let rest = header.strip_prefix(MAGIC)?.trim_start();
+    let (format, sum) = rest.split_once(' ')?;
+    if format != FORMAT.to_string() || sum != content_hash(body.as_bytes()) {
+        return None;
+    }
+    Some(body)
+}
+
+fn read_checked(path: &Path) -> Option<String> {
+    let raw = std::fs::read_to_string(path).ok()?;
+    checked_body(&raw).map(str::to_string)
+}
+
+fn write(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+fn dotted(p: &[usize]) -> String {
+    p.iter().map(usize::to_string).collect::<Vec<_>>().join(".")
+}
+
+fn undotted(s: &str) -> Option<Vec<usize>> {
+    s.split('.').map(|n| n.parse().ok()).collect()
+}
+
+/// Free text in a line: no tab, newline or carriage return (a path that has
+/// one is not cached).
+fn text(s: &str) -> Option<&str> {
+    let bad = s.bytes().any(|b| b == b'\t' || b == b'\n' || b == b'\r');
+    (!bad).then_some(s)
+}
+
+fn module_text(m: &[String]) -> String {
+    m.join("::")
+}
+
+fn module_of(s: &str) -> Vec<String> {
+    if s.is_empty() {
+        Vec::new()
+    } else {
+        s.split("::").map(str::to_string).collect()
+    }
+}
+
+/// The index as lines of tab-separated fields (read without a JSON parser:
+/// build scripts run unoptimized, and this file is read on every build).
+/// `None` when a path cannot be written on one line.
+fn encode_index(c: &BuildCache) -> Option<String> {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let l = &c.lockfile_stamp;
+    let _ = writeln!(out, "key\t{}", &c.key);
+    let _ = writeln!(
+        out,
+        "lockfile\t{}\t{}\t{}",
+        &c.lockfile,
+        l.len,
+        l.mtime
+    );
+    for o in &c.outputs {
+        let _ = writeln!(out, "out\t{}\t{}\t{}", o.len, o.mtime, text(&o.path)?);
+    }
+    for r in &c.roots {
+        let _ = writeln!(
+            out,
+            "root\t{}\t{}\t{}\t{}",
+            r.walked,
+            u8::from(r.whole),
+            text(&r.kind)?,
+            text(&r.root.to_string_lossy())?
+        );
+        for f in &r.files {
+            let _ = writeln!(
+                out,
+                "file\t{}\t{}\t{}\t{}\t{}\t{}",
+                f.stamp.len,
+                f.stamp.mtime,
+                &f.facts.content,
+                &f.facts.structure,
+                text(&module_text(&f.module))?,
+                text(&f.path.to_string_lossy())?
+            );
+            for (p, h) in &f.facts.items {
+                let _ = writeln!(out, "item\t{}\t{}", dotted(p), h);
+            }
+            for (p, m, is_mod) in &f.children {
+                let _ = writeln!(
+                    out,
+                    "child\t{}\t{}\t{}",
+                    u8::from(*is_mod),
+                    text(&module_text(m))?,
+                    text(&p.to_string_lossy())?
+                );
+            }
+        }
+        for t in &r.tools {
+            let deps: Vec<String> = t
+                .deps
+                .iter()
+                .map(|(f, p)| format!("{f}:{}", dotted(p)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "tool\t{}\t{}\t{}",
+                text(&t.name)?,
+                &t.hash,
+                deps.join(" ")
+            );
+        }
+    }
+    Some(out)
+}
+
+fn decode_index(body: &str) -> Option<BuildCache> {
+    let mut c = BuildCache {
+        key: String::new(),
+        roots: Vec::new(),
+        outputs: Vec::new(),
+        lockfile: String::new(),
+        lockfile_stamp: Stamp::default(),
+    };
+    for line in body.lines() {
+        let mut f = line.split('\t');
+        let kind = f.next()?;
+        let mut next = || f.next();
+        match kind {
+            "key" => c.key = next()?.to_string(),
+            "lockfile" => {
+                c.lockfile = next()?.to_string();
+                c.lockfile_stamp = Stamp {
+                    len: next()?.parse().ok()?,
+                    mtime: next()?.parse().ok()?,
+                };
+            }
+            "out" => c.outputs.push(OutputStamp {
+                len: next()?.parse().ok()?,
+                mtime: next()?.parse().ok()?,
+                path: next()?.to_string(),
+            }),
+            "root" => c.roots.push(RootCache {
+                walked: next()?.parse().ok()?,
+                whole: next()? == "1",
+                kind: next()?.to_string(),
+                root: next()?.into(),
+                files: Vec::new(),
+                tools: Vec::new(),
+            }),
+            "file" => {
+                let stamp = Stamp {
+                    len: next()?.parse().ok()?,
+                    mtime: next()?.parse().ok()?,
+                };
+                let content = next()?.to_string();
+                let structure = next()?.to_string();
+                let module = module_of(next()?);
+                let path = next()?.into();
+                c.roots.last_mut()?.files.push(CachedFile {
+                    path,
+                    module,
+                    stamp,
+                    facts: FileFacts {
+                        content,
+                        structure,
+                        items: BTreeMap::new(),
+                    },
+                    children: Vec::new(),
+                });
+            }
+            "item" => {
+                let p = undotted(next()?)?;
+                let h = next()?.to_string();
+                let file = c.roots.last_mut()?.files.last_mut()?;
+                file.facts.items.insert(p, h);
+            }
+            "child" => {
+                let is_mod = next()? == "1";
+                let m = module_of(next()?);
+                let p = next()?.into();
+                let file = c.roots.last_mut()?.files.last_mut()?;
+                file.children.push((p, m, is_mod));
+            }
+            "tool" => {
+                let name = next()?.to_string();
+                let hash = next()?.to_string();
+                let deps = next()?
+                    .split(' ')
+                    .filter(|d| !d.is_empty())
+                    .map(|d| {
+                        let (f, p) = d.split_once(':')?;
+                        Some((f.parse().ok()?, undotted(p)?))
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                c.roots
+                    .last_mut()?
+                    .tools
+                    .push(CachedTool { name, hash, deps });
+            }
+            _ => return None,
+        }
+        if next().is_some() {
+            return None;
+        }
+    }
+    if c.key.is_empty() || c.roots.iter().any(|r| r.walked > r.files.len()) {
+        return None;
+    }
+    Some(c)
+}
+
+fn s(v: &Value) -> Option<String> {
+    v.as_str().map(str::to_string)
+}
+
+/// A tool as JSON, every field kept (an absent option is a missing key, a
+/// present one a one-element array, so `Some(null)` survives).
+pub fn tool_json(t: &Tool) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), json!(t.name));
+    if let Some(v) = t.version {
+        m.insert("version".into(), json!([v]));
+    }
+    if let Some(v) = &t.title {
+        m.insert("title".into(), json!([v]));
+    }
+    if let Some(v) = &t.description {
+        m.insert("description".into(), json!([v]));
+    }
+    if let Some(v) = &t.annotations {
+        m.insert("annotations".into(), json!([v]));
+    }
+    m.insert("input".into(), t.input_schema.clone());
+    if let Some(v) = &t.output_schema {
+        m.insert("output".into(), json!([v]));
+    }
+    m.insert("extra".into(), json!(t.extra));
+    Value::Object(m)
+}
+
+fn one(v: &Value, key: &str) -> Option<Option<Value>> {
+    match v.get(key) {
+        None => Some(None),
+        Some(Value::Array(a)) if a.len() == 1 => Some(Some(a[0].clone())),
+        Some(_) => None,
+    }
+}
+
+pub fn tool_from_json(v: &Value) -> Option<Tool> {
+    let mut t = Tool::new(s(&v["name"])?);
+    t.version = match one(v, "version")? {
+        Some(n) => Some(n.as_u64()?),
+        None => None,
+    };
+    t.title = match one(v, "title")? {
+        Some(x) => Some(s(&x)?),
+        None => None,
+    };
+    t.description = match one(v, "description")? {
+        Some(x) => Some(s(&x)?),
+        None => None,
+    };
+    t.annotations = match one(v, "annotations")? {
+        Some(Value::Object(m)) => Some(m),
+        Some(_) => return None,
+        None => None,
+    };
+    t.input_schema = v.get("input")?.clone();
+    t.output_schema = one(v, "output")?;
+    t.extra = match v.get("extra")? {
+        Value::Object(m) => m.clone().into_iter().collect(),
+        _ => return None,
+    };
+    Some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> BuildCache {
+        let mut items = BTreeMap::new();
+        items.insert(vec![0], "aa".to_string());
+        items.insert(vec![1, 2], "bb".to_string());
+        BuildCache {
+            key: "k".into(),
+            roots: vec![RootCache {
+                root: "src/lib.rs".into(),
+                kind: "lib".into(),
+                files: vec![CachedFile {
+                    path: "src/lib.rs".into(),
+                    module: vec!["a".into(), "b".into()],
+                    stamp: Stamp {
+                        len: 10,
+                        mtime: 1_700_000_000_000_000_001,
+                    },
+                    facts: FileFacts {
+                        content: "c".into(),
+                        structure: "s".into(),
+                        items,
+                    },
+                    children: vec![("/x/src/a.rs".into(), vec!["a".into()], false)],
+                }],
+                walked: 1,
+                tools: vec![CachedTool {
+                    name: "t".into(),
+                    hash: "h".into(),
+                    deps: vec![(0, vec![1, 2]), (0, vec![0])],
+                }],
+                whole: false,
+            }],
+            outputs: vec![OutputStamp {
+                path: "mcp-contract/t.json".into(),
+                len: 3,
+                mtime: 1_700_000_000_123_456_789,
+            }],
+            lockfile: "l".into(),
+            lockfile_stamp: Stamp { len: 5, mtime: 0 },
+        }
+    }
+
+    #[test]
+    fn round_trips_and_rejects_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = sample();
+        save_index(dir.path(), &index);
+        assert_eq!(load(dir.path()).as_ref(), Some(&index));
+        // One flipped byte, a truncation, another format, garbage: no cache.
+        let path = dir.path().join(INDEX_FILE);
+        let good = std::fs::read(&path).unwrap();
+        let mut flipped = good.clone();
+        let at = good.len() - 5;
+        flipped[at] ^= 1;
+        let other_format = String::from_utf8(good.clone()).unwrap().replacen(
+            &format!("cache {FORMAT} "),
+            "cache 999 ",
+            1,
+        );
+        for bad in [
+            flipped,
+            good[..good.len() / 2].to_vec(),
+            other_format.into_bytes(),
+            b"\x00\xff garbage".to_vec(),
+        ] {
+            std::fs::write(&path, &bad).unwrap();
+            assert!(load(dir.path()).is_none());
+        }
+    }
+
+    #[test]
+    fn tools_round_trip_and_a_changed_file_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Tool::new("t");
+        t.version = Some(2);
+        t.output_schema = Some(Value::Null);
+        t.extra.insert("icons".into(), json!([1]));
+        let hash = write_tool(dir.path(), &t).unwrap();
+        assert_eq!(read_tool(dir.path(), "t", &hash), Some(t.clone()));
+        assert_eq!(read_tool(dir.path(), "t", "other"), None);
+        std::fs::write(dir.path().join("t.json"), "{}").unwrap();
+        assert_eq!(read_tool(dir.path(), "t", &hash), None);
+        assert!(write_tool(dir.path(), &Tool::new("../x")).is_none());
+    }
+}

@@ -1,0 +1,242 @@
+//! The build step's cache, under `OUT_DIR`: why a rebuild after a one-line
+//! edit costs a few milliseconds instead of parsing and deriving the whole
+//! crate again.
+//!
+//! For every crate root it keeps each source file's [`FileFacts`] (content
+//! hash, structure hash, one hash per item), the module files each file
+//! declares, and for every tool the items its derivation read. A rebuild
+//! then:
+//! - parses only the files whose bytes changed; when their structure is the
+//!   same and no tool read a changed item (a handler's body), nothing is
+//!   derived, rendered, hashed or written ([`fast::unchanged`]);
+//! - otherwise derives again, and when every tool that read a changed
+//!   item ([`Reuse`]) derives as cached (and the record has no transitions),
+//!   skips rendering, hashing and writing: the output is the cached one.
+//!
+//! The cache is an optimization only. It is keyed on everything else the
+//! output depends on ([`key`]: the build step's own binary, the builder's
+//! settings, the package metadata, the migration record); a cache that is
+//! unreadable, fails its checksum, has another format or key, or whose
+//! recorded outputs in `OUT_DIR` were touched since is ignored and rebuilt.
+//! Crates whose tools need other crates' sources or rmcp's macros are
+//! cached as a whole: any change in them runs the full step. Files are
+//! written atomically (temporary file, then rename); a torn or half-written
+//! file fails the checksum.
+
+pub mod facts;
+pub mod fast;
+pub mod format;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+pub use facts::{content_hash, facts, FileFacts};
+pub use format::{load, read_tool, save_index, write_tool};
+
+/// Bumped whenever what the cache holds changes meaning.
+pub const FORMAT: u32 = 2;
+/// The cache's files in `OUT_DIR`.
+pub const INDEX_FILE: &str = "mcp-contract-cache.txt";
+/// The directory of the derived tools, one file per tool and root.
+pub const TOOLS_DIR: &str = "mcp-contract-cache";
+
+/// Everything remembered from the last full run (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildCache {
+    /// [`key`] of the run that wrote it.
+    pub key: String,
+    pub roots: Vec<RootCache>,
+    /// The files the step wrote in `OUT_DIR`, as left by that run.
+    pub outputs: Vec<OutputStamp>,
+    /// Content hash of the lockfile that run rendered.
+    pub lockfile: String,
+    /// The lockfile on disk after that run (when it was that text).
+    pub lockfile_stamp: Stamp,
+}
+
+/// One crate root's files and tools.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootCache {
+    pub root: PathBuf,
+    pub kind: String,
+    /// The index's files: the module walk's (in walk order), then those of
+    /// dependency crates the derivation loaded.
+    pub files: Vec<CachedFile>,
+    /// How many of `files` the module walk found.
+    pub walked: usize,
+    /// Every `#[mcp_contract::tool]` derived, with the items it read.
+    pub tools: Vec<CachedTool>,
+    /// Whether the crate has rmcp tools or prompts, or loaded other crates:
+    /// then any change runs the full step.
+    pub whole: bool,
+}
+
+/// One source file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedFile {
+    /// As the index shows it (relative to the package root when inside it).
+    pub path: PathBuf,
+    pub module: Vec<String>,
+    /// Length and modification time when its bytes had `facts.content`.
+    pub stamp: Stamp,
+    pub facts: FileFacts,
+    /// The module files it declares: (absolute path, module, `mod.rs`-like).
+    pub children: Vec<(PathBuf, Vec<String>, bool)>,
+}
+
+/// One tool and the items its derivation read: (file index, item path).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedTool {
+    pub name: String,
+    /// Content hash of its file in [`TOOLS_DIR`] (the derived tool).
+    pub hash: String,
+    pub deps: Vec<(usize, Vec<usize>)>,
+}
+
+/// A file's length and modification time (ns since the epoch); `mtime` 0
+/// means "compare the bytes": a file modified within the last two seconds
+/// may change again within its file system's timestamp granularity
+/// without its stamp changing (git's "racily clean" entries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stamp {
+    pub len: u64,
+    pub mtime: u128,
+}
+
+impl Stamp {
+    /// The stamp of `path` now (`None` when it cannot be read).
+    pub fn of(path: &Path) -> Option<Stamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        let modified = meta.modified().ok()?;
+        let recent = std::time::SystemTime::now()
+            .duration_since(modified)
+            .map_or(true, |age| age.as_secs() < 2);
+        let mtime = if recent {
+            0
+        } else {
+            modified
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_nanos()
+        };
+        Some(Stamp {
+            len: meta.len(),
+            mtime,
+        })
+    }
+
+    /// Whether `path` certainly still has the bytes it had when stamped.
+    pub fn holds(&self, path: &Path) -> bool {
+        self.mtime != 0 && Stamp::of(path) == Some(*self)
+    }
+}
+
+/// A file the step wrote under `OUT_DIR`: path relative to it, length,
+/// modification time (ns since the epoch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputStamp {
+    pub path: String,
+    pub len: u64,
+    pub mtime: u128,
+}
+
+/// The key of everything the output depends on besides the sources: the
+/// build step's binary (its path, size and modification time: another
+/// version of the step never reads this cache), and the `parts` the
+/// builder gives (settings, package metadata, record bytes).
+pub fn key(parts: &[&[u8]]) -> String {
+    let mut text = format!("format {FORMAT} {}\n", env!("CARGO_PKG_VERSION")).into_bytes();
+    if let Ok(exe) = std::env::current_exe() {
+        text.extend_from_slice(exe.to_string_lossy().as_bytes());
+        if let Ok(meta) = std::fs::metadata(&exe) {
+            text.extend_from_slice(
+                format!(" {} {:?}\n", meta.len(), meta.modified().ok()).as_bytes(),
+            );
+        }
+    }
+    for part in parts {
+        text.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        text.extend_from_slice(part);
+    }
+    content_hash(&text)
+}
+
+/// The files the step writes under `out_dir` (entries, plan, rmcp
+/// manifest), as they are now, sorted by path.
+pub fn output_stamps(out_dir: &Path) -> Vec<OutputStamp> {
+    let mut paths: Vec<String> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(out_dir.join(crate::outputs::OUT_SUBDIR)) {
+        for e in entries.flatten() {
+            paths.push(format!(
+                "{}/{}",
+                crate::outputs::OUT_SUBDIR,
+                e.file_name().to_string_lossy()
+            ));
+        }
+    }
+    paths.push(mcp_contract::runtime::PLAN_PATH.to_string());
+    paths.push(crate::rmcp::link::MANIFEST_PATH.to_string());
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let meta = std::fs::metadata(out_dir.join(&path)).ok()?;
+            let mtime = meta
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_nanos();
+            Some(OutputStamp {
+                path,
+                len: meta.len(),
+                mtime,
+            })
+        })
+        .collect()
+}
+
+/// What a full run knows from the cache for one root: which items changed,
+/// so which tools' derivations read a changed item ("affected"); every
+/// other tool derives exactly as cached. (The run still derives every tool:
+/// in the unoptimized builds build scripts get, deriving a tool costs less
+/// than parsing its cached JSON back; what the sets save is rendering and
+/// writing when nothing affected changed, see the module docs.)
+#[derive(Debug, Default)]
+pub struct Reuse {
+    /// (file index, item path) of every item that changed.
+    pub changed: BTreeSet<(usize, Vec<usize>)>,
+    /// The cached tools: file hash and the items they read.
+    pub tools: BTreeMap<String, (String, Vec<(usize, Vec<usize>)>)>,
+}
+
+impl Reuse {
+    /// The cached file hash of `name` when none of the items its
+    /// derivation read changed (it derives as cached).
+    pub fn unaffected(&self, name: &str) -> Option<&str> {
+        let (hash, deps) = self.tools.get(name)?;
+        if deps.iter().any(|d| self.changed.contains(d)) {
+            return None;
+        }
+        Some(hash)
+    }
+}
+
+/// The items whose hash differs between `old` and `new` facts of file `file`.
+pub fn changed_items(
+    file: usize,
+    old: &FileFacts,
+    new: &FileFacts,
+    into: &mut BTreeSet<(usize, Vec<usize>)>,
+) {
+    for (path, hash) in &new.items {
+        if old.items.get(path) != Some(hash) {
+            into.insert((file, path.clone()));
+        }
+    }
+    for path in old.items.keys() {
+        if !new.items.contains_key(path) {
+            into.insert((file, path.clone()));
+        }
+    }
+}

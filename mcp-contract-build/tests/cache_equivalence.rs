@@ -1,0 +1,377 @@
+//! The build cache is an optimization only: over a sequence of edits (a
+//! handler's body, a field renamed, doc comments, a default function's
+//! body, a new tool, a removed tool, a type moved to another file, a
+//! migration record, a corrupt and a foreign cache), the cached run writes
+//! byte for byte the lockfile and `OUT_DIR` files the uncached run writes,
+//! and finds affected only the tools the edit can change.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use mcp_contract_build::{Builder, Built, Mode};
+
+const SHARED: &str = r#"/// A range.
+pub struct Filter {
+    /// Lowest.
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+}
+"#;
+
+const A: &str = r#"use crate::shared::Filter;
+
+/// Searches.
+#[mcp_contract::tool(name = "search", version = 1, output = Hits)]
+pub struct SearchArgs {
+    /// What to look for.
+    pub query: String,
+    pub filter: Filter,
+    #[serde(default = "default_limit")]
+    pub limit: u32,
+}
+
+fn default_limit() -> u32 {
+    10
+}
+
+/// The hits.
+pub struct Hits {
+    pub hits: Vec<String>,
+}
+
+/// The handler.
+pub fn handle(args: &SearchArgs) -> Hits {
+    let hits = vec![args.query.clone()];
+    Hits { hits }
+}
+"#;
+
+const B: &str = r#"/// Fetches one thing.
+#[mcp_contract::tool(name = "fetch", read_only)]
+pub struct FetchArgs {
+    pub id: u64,
+}
+
+pub fn handle(args: &FetchArgs) -> u64 {
+    args.id + 1
+}
+"#;
+
+struct Crate {
+    dir: tempfile::TempDir,
+    cached_out: PathBuf,
+    plain_out: PathBuf,
+}
+
+impl Crate {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let cached_out = root.join("out-cached");
+        let plain_out = root.join("out-plain");
+        let c = Crate {
+            dir,
+            cached_out,
+            plain_out,
+        };
+        c.write("src/lib.rs", "pub mod shared;\npub mod tools;\n");
+        c.write("src/tools/mod.rs", "pub mod a;\npub mod b;\n");
+        c.write("src/shared.rs", SHARED);
+        c.write("src/tools/a.rs", A);
+        c.write("src/tools/b.rs", B);
+        c
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.root().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        age(&path);
+    }
+
+    fn edit(&self, rel: &str, from: &str, to: &str) {
+        let path = self.root().join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{rel} lacks {from:?}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        age(&path);
+    }
+
+    fn builder(&self, lock: &str, out: &Path) -> Builder {
+        Builder::new()
+            .manifest_dir(self.root())
+            .package("cache-demo")
+            .lockfile(format!("contracts/{lock}"))
+            .out_dir(out)
+            .mode(Mode::Update)
+            .quiet()
+    }
+
+    /// Runs both; asserts identical outputs; returns what the cached run did.
+    fn both(&self, step: &str) -> Built {
+        let cached = self
+            .builder("cached.lock", &self.cached_out)
+            .build()
+            .unwrap_or_else(|e| panic!("{step}: {e}"));
+        self.builder("plain.lock", &self.plain_out)
+            .no_cache()
+            .build()
+            .unwrap_or_else(|e| panic!("{step}: {e}"));
+        let lock = |name: &str| std::fs::read(self.root().join("contracts").join(name)).unwrap();
+        assert!(
+            lock("cached.lock") == lock("plain.lock"),
+            "{step}: the lockfiles differ"
+        );
+        assert_eq!(
+            outputs(&self.cached_out),
+            outputs(&self.plain_out),
+            "{step}: OUT_DIR differs"
+        );
+        cached
+    }
+}
+
+/// Dates a written file an hour back, one second later than the previous
+/// write: each edit gets its own modification time, as edits do, and old
+/// enough for the cache to trust it (a file modified in the last two
+/// seconds is always read).
+fn age(path: &Path) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static TICK: AtomicU64 = AtomicU64::new(0);
+    let tick = TICK.fetch_add(1, Ordering::SeqCst);
+    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(3600)
+        + std::time::Duration::from_secs(tick);
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(when).unwrap();
+}
+
+/// Every file under `out` except the caches, by relative path.
+fn outputs(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![out.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                pending.push(p);
+                continue;
+            }
+            let rel = p.strip_prefix(out).unwrap().to_string_lossy().into_owned();
+            if !rel.starts_with("mcp-contract-cache") {
+                files.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    files
+}
+
+fn names(b: &Built) -> Vec<&str> {
+    let mut v: Vec<&str> = b.affected.iter().map(String::as_str).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
+    let c = Crate::new();
+    let first = c.both("first build");
+    assert!(first.full);
+    assert_eq!(names(&first), ["fetch", "search"]);
+    let lock = || std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
+    assert!(lock().contains("\"query\"") && lock().contains("Lowest."));
+
+    // Nothing changed: no derivation.
+    let again = c.both("no change");
+    assert!(!again.full);
+
+    // A handler's body: parsed, nothing derived.
+    c.edit(
+        "src/tools/a.rs",
+        "vec![args.query.clone()]",
+        "vec![args.query.to_uppercase()]",
+    );
+    let body = c.both("handler body");
+    assert!(!body.full, "a handler body edit ran the full step");
+
+    // A field renamed: only that tool.
+    c.edit(
+        "src/tools/a.rs",
+        "pub query: String",
+        "pub search_text: String",
+    );
+    let field = c.both("field rename");
+    assert_eq!(names(&field), ["search"]);
+    assert!(lock().contains("search_text"));
+
+    // The doc comment of another tool: only that tool.
+    c.edit(
+        "src/tools/b.rs",
+        "/// Fetches one thing.",
+        "/// Fetches exactly one thing.",
+    );
+    let doc = c.both("tool doc");
+    assert_eq!(names(&doc), ["fetch"]);
+    assert!(lock().contains("Fetches exactly one thing."));
+
+    // A doc comment on a type one tool reaches (another file): that tool.
+    c.edit("src/shared.rs", "/// Lowest.", "/// Lowest accepted.");
+    let reached = c.both("reached type doc");
+    assert_eq!(names(&reached), ["search"]);
+    assert!(lock().contains("Lowest accepted."));
+
+    // The body of a function a derivation evaluates (a serde default) is
+    // not a handler body: the tool is derived again.
+    c.edit("src/tools/a.rs", "    10\n", "    20\n");
+    let default = c.both("default fn body");
+    assert_eq!(names(&default), ["search"]);
+    assert!(lock().contains("\"default\": 20"));
+
+    // A new tool in a new file.
+    c.write(
+        "src/tools/c.rs",
+        "/// Counts.\n#[mcp_contract::tool(name = \"count\")]\npub struct CountArgs {\n    pub of: String,\n}\n",
+    );
+    c.edit(
+        "src/tools/mod.rs",
+        "pub mod b;\n",
+        "pub mod b;\npub mod c;\n",
+    );
+    let added = c.both("new tool");
+    assert!(added.full && names(&added).contains(&"count"));
+
+    // A tool removed.
+    c.edit("src/tools/mod.rs", "pub mod b;\n", "");
+    std::fs::remove_file(c.root().join("src/tools/b.rs")).unwrap();
+    c.both("removed tool");
+    assert!(!lock().contains("\"fetch\""));
+
+    // A type moved to another file (same schema).
+    c.write("src/shared.rs", "pub use crate::tools::a::Filter;\n");
+    c.edit(
+        "src/tools/a.rs",
+        "use crate::shared::Filter;\n",
+        &format!("{SHARED}\n").replace("Lowest.", "Lowest accepted."),
+    );
+    c.both("type moved");
+
+    // A migration record (part of the key): everything again.
+    c.write(
+        "contracts/migrations.toml",
+        "version = 1\n\n[tools.count]\nowner = \"@team\"\n",
+    );
+    let record = c.both("record");
+    assert!(record.full);
+
+    // A corrupt cache (one byte flipped), then a truncated one, then garbage.
+    let index = c.cached_out.join("mcp-contract-cache.txt");
+    for damage in [0usize, 1, 2] {
+        let mut bytes = std::fs::read(&index).unwrap();
+        match damage {
+            0 => {
+                let at = bytes.len() / 2;
+                bytes[at] ^= 0x20;
+            }
+            1 => bytes.truncate(bytes.len() / 3),
+            _ => bytes = b"{\"key\": \"not a cache\"}".to_vec(),
+        }
+        std::fs::write(&index, bytes).unwrap();
+        c.edit("src/tools/a.rs", "to_uppercase()", "to_lowercase()");
+        let after = c.both("corrupt cache");
+        assert!(after.full, "a damaged cache was used (case {damage})");
+        c.edit("src/tools/a.rs", "to_lowercase()", "to_uppercase()");
+        c.both("after the rebuild");
+    }
+    // A damaged tool file, then an edit that affects that tool without
+    // changing its schema: the damaged file is not taken for the tool.
+    std::fs::write(
+        c.cached_out.join("mcp-contract-cache/root0/count.json"),
+        "{}",
+    )
+    .unwrap();
+    c.edit(
+        "src/tools/c.rs",
+        "pub struct CountArgs",
+        "#[derive(Clone)]\npub struct CountArgs",
+    );
+    let tools_gone = c.both("damaged tool file");
+    assert_eq!(names(&tools_gone), ["count"]);
+    // The same kind of edit with the tool's file intact: nothing rendered or written.
+    c.edit(
+        "src/tools/c.rs",
+        "#[derive(Clone)]",
+        "#[derive(Clone, Debug)]",
+    );
+    let same = c.both("same schema");
+    assert_eq!(names(&same), ["count"]);
+
+    // An output in OUT_DIR touched since: the full step restores it.
+    let entry = c.cached_out.join("mcp-contract/count.json");
+    std::fs::write(&entry, "{}").unwrap();
+    c.edit("src/tools/a.rs", "to_uppercase()", "to_lowercase()");
+    let restored = c.both("touched output");
+    assert!(restored.full);
+
+    // A foreign cache (another crate's, same format): ignored.
+    let other = Crate::new();
+    other.both("other crate");
+    std::fs::copy(
+        other.cached_out.join("mcp-contract-cache.txt"),
+        c.cached_out.join("mcp-contract-cache.txt"),
+    )
+    .unwrap();
+    let foreign = c.both("foreign cache");
+    assert!(foreign.full);
+
+    // A hand-edited lockfile: put back, by the full step.
+    c.write("contracts/cached.lock", "{}\n");
+    c.write("contracts/plain.lock", "{}\n");
+    let relocked = c.both("edited lockfile");
+    assert!(relocked.full);
+}
+
+/// rmcp's own `#[tool]`s are cached with their crate as a whole: an edit of
+/// their argument type is never answered from the cache.
+#[test]
+fn rmcp_tools_are_never_taken_from_the_cache() {
+    let c = Crate::new();
+    c.write("src/lib.rs", "pub mod server;\n");
+    c.write(
+        "src/server.rs",
+        r#"use rmcp::handler::server::wrapper::Parameters;
+use rmcp::{tool, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct EchoArgs {
+    /// The text.
+    pub text: String,
+}
+
+pub struct Server;
+
+#[tool_router]
+impl Server {
+    /// Echoes.
+    #[tool]
+    async fn echo(&self, Parameters(a): Parameters<EchoArgs>) -> String {
+        a.text
+    }
+}
+"#,
+    );
+    let lock = || std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
+    c.both("rmcp first");
+    assert!(lock().contains("\"echo\"") && lock().contains("\"text\""));
+    c.edit("src/server.rs", "        a.text\n", "        a.text.to_uppercase()\n");
+    c.both("rmcp body");
+    c.edit("src/server.rs", "pub text: String", "pub words: String");
+    let renamed = c.both("rmcp field");
+    assert!(renamed.full);
+    assert!(lock().contains("\"words\""));
+    c.edit("src/server.rs", "/// The text.", "/// The words.");
+    c.both("rmcp field doc");
+    assert!(lock().contains("The words."));
+}
