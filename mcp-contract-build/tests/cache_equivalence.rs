@@ -365,7 +365,11 @@ impl Server {
     let lock = || std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
     c.both("rmcp first");
     assert!(lock().contains("\"echo\"") && lock().contains("\"text\""));
-    c.edit("src/server.rs", "        a.text\n", "        a.text.to_uppercase()\n");
+    c.edit(
+        "src/server.rs",
+        "        a.text\n",
+        "        a.text.to_uppercase()\n",
+    );
     c.both("rmcp body");
     c.edit("src/server.rs", "pub text: String", "pub words: String");
     let renamed = c.both("rmcp field");

@@ -123,13 +123,7 @@ fn encode_index(c: &BuildCache) -> Option<String> {
     let mut out = String::new();
     let l = &c.lockfile_stamp;
     let _ = writeln!(out, "key\t{}", &c.key);
-    let _ = writeln!(
-        out,
-        "lockfile\t{}\t{}\t{}",
-        &c.lockfile,
-        l.len,
-        l.mtime
-    );
+    let _ = writeln!(out, "lockfile\t{}\t{}\t{}", &c.lockfile, l.len, l.mtime);
     for o in &c.outputs {
         let _ = writeln!(out, "out\t{}\t{}\t{}", o.len, o.mtime, text(&o.path)?);
     }

@@ -65,7 +65,8 @@ pub fn why_rejected(old: &Value, new: &Value, inst: &Value, input: bool) -> Stri
 
 /// Does `inst` use only property names the schema `doc` mentions at each
 /// place (through references, alternatives, conditionals, pattern and
-/// additional properties)? A free-form object (nothing declared) takes any.
+/// additional properties)? `{"type": "object"}` declares no keys (a tool
+/// without arguments); a map (`additionalProperties` open) or `{}` takes any.
 pub fn declared_only(doc: &Value, inst: &Value) -> bool {
     check(doc, &[doc], inst, 0)
 }
@@ -113,9 +114,21 @@ fn check(doc: &Value, nodes: &[&Value], inst: &Value, depth: usize) -> bool {
     closure(doc, nodes, &mut all, 0);
     match inst {
         Value::Object(obj) => {
-            let declares = all
-                .iter()
-                .any(|n| n.get("properties").is_some() || n.get("patternProperties").is_some());
+            // an object the schema describes (type object, properties,
+            // required) declares its keys; only an explicitly open rest
+            // (`additionalProperties` true or a schema: what schemars
+            // writes for maps) or a schema that says nothing about objects
+            // (`{}`: any value) takes keys it does not name
+            let declares = all.iter().any(|n| {
+                n.get("properties").is_some()
+                    || n.get("patternProperties").is_some()
+                    || n.get("required").is_some()
+                    || match n.get("type") {
+                        Some(Value::String(t)) => t == "object",
+                        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+                        _ => false,
+                    }
+            });
             let open_schema = all.iter().any(|n| {
                 matches!(
                     n.get("additionalProperties"),
