@@ -91,18 +91,17 @@ fn write_fixtures_expects_what_the_record_promises() {
     // (the rename's alias and the currency default are served by the build
     // step, so they no longer show in the diff: the witness module's unit
     // tests cover their expectations)
-    // removed field: RESERVED_FIELD, when its witness sends the field (after
-    // the issue-11 merge the search attributes another change's instance to
-    // the removal, and no fixture is written for it: tracked in the note)
-    let _ = &find;
-    for (_, removed) in written.iter().filter(|(p, v)| {
-        p.starts_with("create_order/") && v["x-witness"]["rule"] == "input.property-removed"
-    }) {
-        assert_eq!(
-            removed["expect"]["error_code"], "RESERVED_FIELD",
-            "{removed}"
-        );
-    }
+    // removed field: the witness sends `note` itself (not the instance of the
+    // currency change beside it), and the record's removal promises RESERVED_FIELD
+    let removed = find("create_order", "input.property-removed");
+    assert_eq!(
+        removed["expect"]["error_code"], "RESERVED_FIELD",
+        "{removed}"
+    );
+    assert!(
+        removed["arguments"].get("note").is_some(),
+        "the removal's witness must send the removed field: {removed}"
+    );
     // a second run keeps what is there
     let again = repo.check(&["--against", "HEAD", "--write-fixtures"]);
     assert_eq!(again.code, 0, "{again:?}");

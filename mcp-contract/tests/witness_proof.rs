@@ -498,6 +498,7 @@ struct Tally {
     proven: usize,
     by_construction: usize,
     unproven: BTreeMap<String, usize>,
+    proven_by_rule: BTreeMap<String, usize>,
     revalidation_failures: Vec<String>,
     examples: Vec<String>,
 }
@@ -520,7 +521,10 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
     {
         t.breaking += 1;
         match c.proof.as_ref().expect("every breaking change has a proof") {
-            Proof::Proven => t.proven += 1,
+            Proof::Proven => {
+                t.proven += 1;
+                *t.proven_by_rule.entry(c.rule.to_string()).or_default() += 1;
+            }
             Proof::ByConstruction => t.by_construction += 1,
             Proof::Unproven { reason } => {
                 *t.unproven.entry(c.rule.to_string()).or_default() += 1;
@@ -535,6 +539,7 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
             }
         }
         let Some(w) = &c.witness else { continue };
+        dump_witness(c, w, &old, &new);
         let ok = match w.kind {
             WitnessKind::Rejected => vo.is_valid(&w.value) && !vn.is_valid(&w.value),
             WitnessKind::Unexpected => vn.is_valid(&w.value) && !vo.is_valid(&w.value),
@@ -554,6 +559,22 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
             t.examples
                 .push(format!("{} {}: {}", c.rule, c.pointer, w.sentence()));
         }
+    }
+}
+
+/// `MCP_CONTRACT_WITNESS_PROVEN_DUMP=FILE` appends every witness (to compare attribution between runs).
+fn dump_witness(c: &mcp_contract::Change, w: &witness::Witness, old: &Value, new: &Value) {
+    let Some(path) = std::env::var_os("MCP_CONTRACT_WITNESS_PROVEN_DUMP") else {
+        return;
+    };
+    let line = json!({"rule": c.rule, "pointer": c.pointer, "old": old, "new": new, "witness": w.value, "detail": w.detail}).to_string() + "\n";
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = f.write_all(line.as_bytes());
     }
 }
 
@@ -614,6 +635,7 @@ fn breaking_verdicts_carry_checked_witnesses() {
             t.missed,
             unproven - missed
         );
+        println!("  proven by rule: {:?}", t.proven_by_rule);
         for e in &t.examples {
             println!("  e.g. {e}");
         }
@@ -625,6 +647,11 @@ fn breaking_verdicts_carry_checked_witnesses() {
         assert!(
             backed * 100 >= real * 90,
             "only {backed} of {real} breaking verdicts with a counterexample on their pair are backed"
+        );
+        // a floor against regressions of the search and of the engine's precision
+        assert!(
+            share >= 80.0,
+            "only {share:.1}% of the breaking verdicts are backed"
         );
         assert!(
             t.breaking > 50,

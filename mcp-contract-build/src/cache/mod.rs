@@ -30,6 +30,8 @@ pub mod format;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::derive::ItemKey;
+
 pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, read_tool, save_index, write_tool};
 
@@ -90,7 +92,7 @@ pub struct CachedTool {
     pub name: String,
     /// Content hash of its file in [`TOOLS_DIR`] (the derived tool).
     pub hash: String,
-    pub deps: Vec<(usize, Vec<usize>)>,
+    pub deps: Vec<ItemKey>,
 }
 
 /// A file's length and modification time (ns since the epoch); `mtime` 0
@@ -205,9 +207,9 @@ pub fn output_stamps(out_dir: &Path) -> Vec<OutputStamp> {
 #[derive(Debug, Default)]
 pub struct Reuse {
     /// (file index, item path) of every item that changed.
-    pub changed: BTreeSet<(usize, Vec<usize>)>,
+    pub changed: BTreeSet<ItemKey>,
     /// The cached tools: file hash and the items they read.
-    pub tools: BTreeMap<String, (String, Vec<(usize, Vec<usize>)>)>,
+    pub tools: BTreeMap<String, (String, Vec<ItemKey>)>,
 }
 
 impl Reuse {
@@ -223,12 +225,7 @@ impl Reuse {
 }
 
 /// The items whose hash differs between `old` and `new` facts of file `file`.
-pub fn changed_items(
-    file: usize,
-    old: &FileFacts,
-    new: &FileFacts,
-    into: &mut BTreeSet<(usize, Vec<usize>)>,
-) {
+pub fn changed_items(file: usize, old: &FileFacts, new: &FileFacts, into: &mut BTreeSet<ItemKey>) {
     for (path, hash) in &new.items {
         if old.items.get(path) != Some(hash) {
             into.insert((file, path.clone()));

@@ -2,7 +2,7 @@
 //! type. Real servers write them to keep a schema while deserializing
 //! through a custom `Deserialize` (spreadsheet-mcp's `StyleOpInput`):
 //!
-//! ```ignore
+//! ```text
 //! impl JsonSchema for StyleOpInput {
 //!     fn schema_name() -> Cow<'static, str> { "StyleOp".into() }
 //!     fn json_schema(g: &mut SchemaGenerator) -> Schema { StyleOp::json_schema(g) }

@@ -53,6 +53,9 @@ struct Scope {
 }
 
 /// Every type-like item of a crate with its module path, file and line.
+/// An item by crate and position: the unit the build cache tracks.
+pub type ItemKey = (usize, Vec<usize>);
+
 pub struct TypeIndex {
     files: Vec<ModuleFile>,
     scopes: HashMap<Vec<String>, Scope>,
@@ -68,7 +71,7 @@ pub struct TypeIndex {
     /// While tracking ([`TypeIndex::track`]): every item a derivation read,
     /// as (file index, item path). The build step's cache re-derives a tool
     /// only when one of these items changed.
-    touched: RefCell<Option<BTreeSet<(usize, Vec<usize>)>>>,
+    touched: RefCell<Option<BTreeSet<ItemKey>>>,
 }
 
 const MAX_DEPTH: usize = 24;
@@ -265,12 +268,12 @@ impl TypeIndex {
 
     /// The items read since [`TypeIndex::track`], as (file index, item
     /// path through inline modules); stops recording.
-    pub fn take_touched(&self) -> BTreeSet<(usize, Vec<usize>)> {
+    pub fn take_touched(&self) -> BTreeSet<ItemKey> {
         self.touched.borrow_mut().take().unwrap_or_default()
     }
 
     /// Where the type `name` declared in `module` is (file index, item path).
-    pub fn type_loc(&self, module: &[String], name: &str) -> Option<(usize, Vec<usize>)> {
+    pub fn type_loc(&self, module: &[String], name: &str) -> Option<ItemKey> {
         let loc = self.scopes.get(module)?.types.get(name)?;
         Some((loc.file, loc.path.clone()))
     }

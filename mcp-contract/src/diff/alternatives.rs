@@ -154,6 +154,7 @@ fn one_of_overlap(
     } else {
         vec![]
     };
+    let (old_root, new_root) = (cx.old_root, cx.new_root);
     // the first pair of `bs` branches that overlap and did not already
     // overlap as the same two branches on the other side
     let overlapping = |root: &Value, bs: &[Value], bs_is_new: bool| {
@@ -169,9 +170,19 @@ fn one_of_overlap(
             both && (0..others)
                 .any(|a| counterpart(i, a) && (0..others).any(|b| b != a && counterpart(j, b)))
         };
+        // outside `not`, only values the other side accepts can be hurt by an
+        // overlap: branches whose common types it never admits are harmless
+        let (other_root, other) = if bs_is_new {
+            (old_root, olds)
+        } else {
+            (new_root, news)
+        };
+        let reached = |i: usize, j: usize| {
+            flip || super::vacuous::may_overlap(root, &bs[i], &bs[j], other_root, other)
+        };
         (0..bs.len())
             .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
-            .find(|&(i, j)| !paired_there(i, j) && !disjoint(root, &bs[i], &bs[j]))
+            .find(|&(i, j)| !paired_there(i, j) && !disjoint(root, &bs[i], &bs[j]) && reached(i, j))
     };
     let found = check_new
         .then(|| overlapping(cx.new_root, news, true))
@@ -499,8 +510,14 @@ pub(crate) fn compare_all_of_and_not(
         pair(cx, &olds, &news, ptr, flip, &plan);
     }
     let place = label::describe(ptr, cx.dir);
+    // a `not` whose types cannot meet the node's excludes nothing (issue 13)
+    let meets = |root: &Value, s: &Shape<'_>, not_root: &Value, not: &Value| {
+        super::vacuous::may_meet(root, s, not_root, not)
+    };
     match (so.get("not"), sn.get("not")) {
         (Some(o), Some(n)) => cx.cmp(o, n, &format!("{ptr}/not"), !flip),
+        (None, Some(n)) if !meets(cx.old_root, so, cx.new_root, n) => {}
+        (Some(o), None) if !meets(cx.new_root, sn, cx.old_root, o) => {}
         (None, Some(n)) => {
             let what = if n.as_object().is_some_and(Map::is_empty) || n == &Value::Bool(true) {
                 match cx.dir {

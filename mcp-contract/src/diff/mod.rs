@@ -26,6 +26,7 @@ mod schema;
 pub mod server;
 mod strings;
 mod tool;
+mod vacuous;
 pub mod weaken;
 
 use std::collections::BTreeMap;

@@ -324,6 +324,36 @@ impl<'a> Cx<'a> {
         let pending = self.pending_decls.take();
         let saved = std::mem::replace(&mut self.level_decls, pending);
         self.cmp_shapes((old, &so), (new, &sn), ptr, flip);
+        // no value on the side a break needs: nothing beneath can break anyone
+        let (side_root, side) = if (self.dir == Direction::Input) != flip {
+            (self.old_root, &so)
+        } else {
+            (self.new_root, &sn)
+        };
+        // keywords no such value is subject to (another type's, items of empty arrays)
+        let (idle, empty) = super::vacuous::idle_and_empty(side_root, side);
+        if !idle.is_empty() {
+            let under = |p: &str| {
+                idle.iter().any(|kw| {
+                    p.strip_prefix(ptr)
+                        .and_then(|r| r.strip_prefix('/'))
+                        .and_then(|r| r.strip_prefix(kw))
+                        .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                })
+            };
+            let tail = self.out.split_off(start);
+            self.out.extend(
+                tail.into_iter()
+                    .filter(|c| c.severity != Severity::Breaking || !under(&c.pointer)),
+            );
+        }
+        if ptr != self.root_ptr && empty {
+            let tail = self.out.split_off(start);
+            self.out.extend(
+                tail.into_iter()
+                    .filter(|c| c.severity != Severity::Breaking),
+            );
+        }
         self.level_decls = saved;
         self.depth -= 1;
         if let Some(k) = key {

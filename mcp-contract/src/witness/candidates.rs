@@ -137,27 +137,53 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
     match f.keyword {
         Some("required") | Some("property-removed") => {
             let name = f.subject.unwrap_or_default();
-            for m in src_objects().collect::<Vec<_>>() {
-                let mut without = m.clone();
-                without.remove(name);
-                c.push(Value::Object(without.clone()));
-                if f.keyword == Some("required") {
-                    continue;
+            let mut bases: Vec<Map<String, Value>> = src_objects().collect();
+            if f.keyword == Some("property-removed") {
+                // members both sides want: the call must pass the new schema but for the field
+                let others: Vec<Map<String, Value>> = f
+                    .other_nodes
+                    .iter()
+                    .flat_map(|n| {
+                        (0..2).filter_map(|v| match sample::sample(f.other_root, n, v) {
+                            Value::Object(m) => Some(m),
+                            _ => None,
+                        })
+                    })
+                    .collect();
+                for m in bases.clone().iter().take(2) {
+                    for o in &others {
+                        let mut u = m.clone();
+                        for (k, v) in o {
+                            u.entry(k.clone()).or_insert_with(|| v.clone());
+                        }
+                        bases.insert(0, u);
+                    }
                 }
+            }
+            // values for the member: samples of its schema on either side, then one of every type
+            let mut members: Vec<Value> = vec![];
+            if f.keyword == Some("property-removed") {
                 for (root, n) in both() {
                     let flat = flatten(root, n, 0);
                     let member = member_schema(&flat, name);
                     for v in 0..3 {
-                        let mut with = without.clone();
-                        with.insert(name.to_string(), sample::sample(root, member, v));
-                        c.push(Value::Object(with));
+                        let x = sample::sample(root, member, v);
+                        if !members.contains(&x) {
+                            members.push(x);
+                        }
                     }
                 }
-                for e in sample::exemplars() {
+                members.extend(sample::exemplars());
+            }
+            for m in bases {
+                let mut without = m;
+                without.remove(name);
+                for x in &members {
                     let mut with = without.clone();
-                    with.insert(name.to_string(), e);
+                    with.insert(name.to_string(), x.clone());
                     c.push(Value::Object(with));
                 }
+                c.push(Value::Object(without));
             }
         }
         Some("dependentRequired") | Some("dependencies") => {
@@ -286,6 +312,28 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
             c.extend(ys.into_iter().map(sample::num));
         }
         Some("minLength" | "maxLength" | "pattern" | "format") => {
+            // a string in the source pattern's language, within its lengths, outside the other's
+            let pat =
+                |m: &Map<String, Value>| m.get("pattern").and_then(Value::as_str).map(String::from);
+            for sn in f.src_nodes.iter().take(3) {
+                let sf = flatten(f.src_root, sn, 0);
+                let len = |k: &str| {
+                    sf.get(k)
+                        .and_then(Value::as_u64)
+                        .map(|l| l.min(4096) as usize)
+                };
+                for on in f.other_nodes.iter().take(3) {
+                    let of = flatten(f.other_root, on, 0);
+                    if let Some(d) = super::pattern::difference(
+                        pat(&sf).as_deref(),
+                        pat(&of).as_deref(),
+                        len("minLength").unwrap_or(0),
+                        len("maxLength"),
+                    ) {
+                        c.push(Value::String(d));
+                    }
+                }
+            }
             let mut bases: Vec<String> = vec![];
             let mut lens: Vec<usize> = vec![0, 1, 2];
             for (root, n) in both() {
@@ -371,6 +419,31 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                     .flatten()
                 {
                     c.push(v.clone());
+                }
+            }
+        }
+        Some("oneOf" | "anyOf") => {
+            // values meant to match two branches at once (a oneOf overlap), then each branch
+            for (root, n) in both() {
+                let r = resolve(root, n);
+                let bs: Vec<&Value> = ["oneOf", "anyOf"]
+                    .iter()
+                    .filter_map(|k| r.get(*k).and_then(Value::as_array))
+                    .flatten()
+                    .take(6)
+                    .collect();
+                for i in 0..bs.len() {
+                    for j in i + 1..bs.len() {
+                        let both = json!({"allOf": [bs[i], bs[j]]});
+                        for v in 0..4 {
+                            c.push(sample::sample(root, &both, v));
+                        }
+                    }
+                }
+                for b in &bs {
+                    for v in 0..4 {
+                        c.push(sample::sample(root, b, v));
+                    }
                 }
             }
         }

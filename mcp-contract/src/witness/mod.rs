@@ -31,6 +31,8 @@ mod path;
 #[cfg(feature = "validate")]
 mod pattern;
 #[cfg(feature = "validate")]
+mod random;
+#[cfg(feature = "validate")]
 mod sample;
 #[cfg(feature = "validate")]
 mod search;

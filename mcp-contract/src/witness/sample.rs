@@ -116,6 +116,8 @@ fn merge_into(
                     merge_into(out, root, b, choice / order.len(), budget, depth + 1);
                 }
             }
+            // where the document keeps things, and words: nothing a sample needs
+            "$defs" | "definitions" | "description" | "title" | "$comment" | "$schema" => {}
             _ => merge_keyword(out, k, v),
         }
     }

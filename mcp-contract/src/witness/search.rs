@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::candidates::{self, Focus};
 use super::path::{self, Site, Step};
+use super::random;
 use super::sample::{self, flatten, member_schema, resolve};
 use super::{Proof, Witness, WitnessKind};
 use crate::diff::{Change, DiffReport};
@@ -191,6 +192,9 @@ fn prove(
         old: (&os, &vo),
         new: (&ns, &vn),
         budget: opts.budget,
+        overlap: rule.ends_with(".variant-overlap")
+            || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
+        undone: std::cell::OnceCell::new(),
     };
     match search.run(rule) {
         (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
@@ -374,6 +378,18 @@ fn default_changed(
     }
     let _ = c;
     (None, Proof::ByConstruction)
+}
+
+fn pointer<'v>(v: &'v Value, at: &[String]) -> Option<&'v Value> {
+    let mut cur = v;
+    for t in at {
+        cur = match cur {
+            Value::Object(m) => m.get(t)?,
+            Value::Array(a) => a.get(t.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
 }
 
 fn pointer_mut<'v>(v: &'v mut Value, at: &[String]) -> Option<&'v mut Value> {
@@ -570,6 +586,14 @@ fn fill_required(
     }
 }
 
+/// Instances still tried, after a hit the validator's complaint attributes,
+/// for one that undoing the change explains.
+const NEAR_EXTRA: usize = 150;
+
+/// Instances still tried, after a call that is silently ignored, for one
+/// that is rejected.
+const IGNORED_EXTRA: usize = 40;
+
 /// Most instances checked while shrinking one witness.
 const SHRINK_BUDGET: usize = 300;
 
@@ -583,11 +607,21 @@ struct Search<'a> {
     old: (&'a Value, &'a Validator),
     new: (&'a Value, &'a Validator),
     budget: usize,
+    /// The verdict is about overlapping `oneOf` branches.
+    overlap: bool,
+    /// The other side with only this change undone (compiled on first use):
+    /// an instance it accepts is rejected because of this change.
+    undone: std::cell::OnceCell<Option<Validator>>,
 }
 
-/// How relevant a found instance is: the failure is at or below the node (1), elsewhere (2).
+/// How surely a found instance shows this change: undoing the change alone
+/// makes the other side accept it (1), the validator's complaint is at or
+/// below the node (2), elsewhere but caused by the node's value (3).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Tier {
+    /// The complaint is the changed keyword at its place, or with only this
+    /// change undone the other side accepts the instance.
+    Undone,
     AtNode,
     Elsewhere,
 }
@@ -743,6 +777,45 @@ impl Search<'_> {
         }
     }
 
+    /// The other side's schema with the keyword at the change's pointer put
+    /// back as the source side has it (or removed where the source has
+    /// none), compiled; `None` when neither side has the pointer, the
+    /// pointer runs through something else, or it does not compile.
+    fn undone(&self) -> Option<&Validator> {
+        self.undone
+            .get_or_init(|| {
+                let (src_root, _) = self.src();
+                let (other_root, _) = self.other();
+                let tail = &self.pointer_tail;
+                let (last, parent) = tail.split_last()?;
+                let ptr = |t: &[String]| to_pointer(t);
+                let src = src_root.pointer(&ptr(tail));
+                let there = other_root.pointer(&ptr(tail));
+                if src.is_none() && there.is_none() {
+                    return None;
+                }
+                if src == there {
+                    return None;
+                }
+                let mut patched = other_root.clone();
+                match (pointer_mut(&mut patched, parent)?, src) {
+                    (Value::Object(m), Some(v)) => {
+                        m.insert(last.clone(), v.clone());
+                    }
+                    (Value::Object(m), None) => {
+                        m.remove(last);
+                    }
+                    (Value::Array(a), Some(v)) => {
+                        let i: usize = last.parse().ok()?;
+                        *a.get_mut(i)? = v.clone();
+                    }
+                    _ => return None,
+                }
+                compile(&patched).ok()
+            })
+            .as_ref()
+    }
+
     /// Integer formats of the node on the source and the other side.
     fn int_formats(&self) -> Option<IntWidths> {
         if self.site.keyword.as_deref() != Some("format") {
@@ -780,12 +853,87 @@ impl Search<'_> {
         if !vs.is_valid(inst) {
             return None;
         }
+        if self.site.keyword.as_deref() == Some("property-removed") {
+            return self.check_removed(inst, at);
+        }
         let kind = if self.input {
             WitnessKind::Rejected
         } else {
             WitnessKind::Unexpected
         };
         if !vo.is_valid(inst) {
+            // an overlap of oneOf branches shows as a value that matches more than one
+            // (else, second best: the changed oneOf itself rejects it, and with
+            // the old alternatives back the instance passes)
+            if self.overlap {
+                let here = to_pointer(at);
+                let multiple = vo.iter_errors(inst).take(16).find(|e| {
+                    matches!(
+                        e.kind(),
+                        jsonschema::error::ValidationErrorKind::OneOfMultipleValid { .. }
+                    ) && e.instance_path().as_str() == here
+                });
+                if let Some(e) = multiple {
+                    return Some(Hit {
+                        inst: inst.clone(),
+                        at: at.to_vec(),
+                        kind,
+                        detail: error_detail(&e),
+                        tier: Tier::Undone,
+                    });
+                }
+                if !self.undone().is_some_and(|u| u.is_valid(inst)) {
+                    return None;
+                }
+                let e = vo.iter_errors(inst).take(16).find(|e| {
+                    e.instance_path().as_str() == here
+                        && e.evaluation_path().as_str().ends_with("/oneOf")
+                })?;
+                return Some(Hit {
+                    inst: inst.clone(),
+                    at: at.to_vec(),
+                    kind,
+                    detail: error_detail(&e),
+                    tier: Tier::AtNode,
+                });
+            }
+            // the validator's complaint is the changed keyword itself, at the changed place
+            let exact = vo.iter_errors(inst).take(16).find(|e| {
+                let eval = e.evaluation_path().as_str();
+                eval.split('/')
+                    .skip(1)
+                    .filter(|t| *t != "$ref")
+                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                    .eq(self.pointer_tail.iter().cloned())
+            });
+            if let Some(e) = exact {
+                return Some(Hit {
+                    inst: inst.clone(),
+                    at: at.to_vec(),
+                    kind,
+                    detail: error_detail(&e),
+                    tier: Tier::Undone,
+                });
+            }
+            // with the change undone, the other side accepts: this change is the cause
+            if self.undone().is_some_and(|u| u.is_valid(inst)) {
+                let detail = vo
+                    .iter_errors(inst)
+                    .take(16)
+                    .find(|e| {
+                        attributable(self.site, &self.pointer_tail, e.evaluation_path().as_str())
+                    })
+                    .or_else(|| vo.iter_errors(inst).next())
+                    .map(|e| error_detail(&e))
+                    .unwrap_or_default();
+                return Some(Hit {
+                    inst: inst.clone(),
+                    at: at.to_vec(),
+                    kind,
+                    detail,
+                    tier: Tier::Undone,
+                });
+            }
             // the error that this change explains, if the validator names one
             let mut first: Option<String> = None;
             for e in vo.iter_errors(inst).take(16) {
@@ -832,11 +980,27 @@ impl Search<'_> {
                 });
             }
         }
-        // a field removed from an open input object: accepted and silently ignored
-        if self.input && self.site.keyword.as_deref() == Some("property-removed") {
-            let name = self.subject?;
-            let mut node = inst.clone();
-            if pointer_mut(&mut node, at)?.get(name).is_some() {
+        None
+    }
+
+    /// A removed property: the witness must be about that member. An input
+    /// call that sends it and is rejected only because of it (without the
+    /// member the new schema accepts the call), or, from an open object, a
+    /// call that sends it and is silently ignored. An output value whose
+    /// member the old schema forbids (or misses when the old one required
+    /// it), and that the old schema accepts once the member is put right.
+    fn check_removed(&self, inst: &Value, at: &[String]) -> Option<Hit> {
+        let name = self.subject?;
+        let (_, vs) = self.src();
+        let (other_root, vo) = self.other();
+        let node = pointer(inst, at)?.as_object()?;
+        let sends = node.contains_key(name);
+        let rejected = !vo.is_valid(inst);
+        if self.input {
+            if !sends {
+                return None;
+            }
+            if !rejected {
                 return Some(Hit {
                     inst: inst.clone(),
                     at: at.to_vec(),
@@ -844,11 +1008,63 @@ impl Search<'_> {
                     detail: format!(
                         "\"{name}\" is no longer declared, so the handler runs without it"
                     ),
-                    tier: Tier::Elsewhere,
+                    tier: Tier::AtNode,
                 });
             }
+            // without the member, one of the new schema's complaints goes away
+            let mut without = inst.clone();
+            if let Some(Value::Object(m)) = pointer_mut(&mut without, at) {
+                m.remove(name);
+            }
+            // (or, when the complaint is a whole alternative's, the declaration put back lets it pass)
+            let detail = vanished(vo, inst, &without).or_else(|| {
+                self.undone()
+                    .filter(|u| u.is_valid(inst))
+                    .and_then(|_| vo.iter_errors(inst).next().map(|e| error_detail(&e)))
+            })?;
+            Some(Hit {
+                inst: inst.clone(),
+                at: at.to_vec(),
+                kind: WitnessKind::Rejected,
+                detail,
+                tier: Tier::AtNode,
+            })
+        } else {
+            if !rejected {
+                return None;
+            }
+            // the old side's view of the member: put right, the old schema accepts
+            let mut fixes: Vec<Value> = vec![];
+            let mut steps = self.site.steps.clone();
+            steps.push(Step::Prop(name.to_string()));
+            for n in candidates::nodes_at(other_root, &steps).into_iter().take(4) {
+                for v in 0..3 {
+                    fixes.push(sample::sample(other_root, n, v));
+                }
+            }
+            let fixed = |with: Option<&Value>| {
+                let mut f = inst.clone();
+                if let Some(Value::Object(m)) = pointer_mut(&mut f, at) {
+                    match with {
+                        Some(v) => m.insert(name.to_string(), v.clone()),
+                        None => m.remove(name),
+                    };
+                }
+                (vo.is_valid(&f) && vs.is_valid(&f)).then_some(f)
+            };
+            let put_right = sends
+                .then(|| fixed(None))
+                .flatten()
+                .or_else(|| fixes.iter().find_map(|v| fixed(Some(v))))?;
+            let detail = vanished(vo, inst, &put_right)?;
+            Some(Hit {
+                inst: inst.clone(),
+                at: at.to_vec(),
+                kind: WitnessKind::Unexpected,
+                detail,
+                tier: Tier::AtNode,
+            })
         }
-        None
     }
 
     fn run(&self, rule: &str) -> (Option<Witness>, Proof) {
@@ -903,6 +1119,9 @@ impl Search<'_> {
         let mut tried = 0usize;
         let mut fallback: Option<Hit> = None;
         let mut ignored: Option<Hit> = None;
+        // a hit the validator's complaint attributes: kept while a surer one is looked for
+        let mut near: Option<Hit> = None;
+        let mut limit = self.budget;
         let mut generic_added = false;
         let mut i = 0;
         'outer: loop {
@@ -920,7 +1139,7 @@ impl Search<'_> {
             let cand = &cands[i];
             i += 1;
             for (ci, (base, at)) in contexts.iter().enumerate() {
-                if tried >= self.budget {
+                if tried >= limit {
                     break 'outer;
                 }
                 tried += 1;
@@ -931,10 +1150,18 @@ impl Search<'_> {
                 }
                 if let Some(hit) = self.check(&inst, at, &ints) {
                     match (hit.kind, hit.tier) {
-                        (WitnessKind::Ignored, _) => {
-                            ignored.get_or_insert(hit);
+                        // a rejection (a closed object) shows up early, or not at all
+                        (WitnessKind::Ignored, _) if ignored.is_none() => {
+                            limit = limit.min(tried + IGNORED_EXTRA);
+                            ignored = Some(hit);
                         }
-                        (_, Tier::AtNode) => return self.finish(hit),
+                        (WitnessKind::Ignored, _) => {}
+                        (_, Tier::Undone) => return self.finish(hit),
+                        (_, Tier::AtNode) if near.is_none() => {
+                            limit = limit.min(tried + NEAR_EXTRA);
+                            near = Some(hit);
+                        }
+                        (_, Tier::AtNode) => {}
                         _ if fallback.is_none() => {
                             let ok = *controlled[ci].get_or_insert_with(|| {
                                 controls().iter().any(|c| {
@@ -954,7 +1181,68 @@ impl Search<'_> {
                 }
             }
         }
-        if let Some(hit) = fallback.or(ignored) {
+        // last resort: seeded random instances, of the node in its contexts and of the whole schema
+        if fallback.is_none() && ignored.is_none() {
+            let mut rng = random::Rng::seeded(&format!("{rule} {}", self.pointer_tail.join("/")));
+            let node_path: Option<Vec<String>> = {
+                let p = path::instance_path(&self.site.steps);
+                (!p.iter().any(|t| t == "*")).then_some(p)
+            };
+            let needs_node = matches!(
+                self.site.keyword.as_deref(),
+                Some("property-removed" | "format")
+            );
+            let sides = [
+                (src_root, &focus.src_nodes),
+                (other_root, &focus.other_nodes),
+            ];
+            while tried < limit {
+                tried += 1;
+                let (inst, at) = match tried % 3 {
+                    0 => {
+                        let inst = random::instance(src_root, src_root, &mut rng);
+                        let at = match &node_path {
+                            Some(p) if pointer(&inst, p).is_some() => p.clone(),
+                            _ if needs_node => continue,
+                            _ => vec![],
+                        };
+                        (inst, at)
+                    }
+                    side => {
+                        let (root, nodes) = sides[side - 1];
+                        let Some(n) = nodes.get(rng.below_pub(nodes.len())) else {
+                            continue;
+                        };
+                        let v = random::instance(root, n, &mut rng);
+                        let (base, at) = &contexts[rng.below_pub(contexts.len())];
+                        let mut inst = base.clone();
+                        match pointer_mut(&mut inst, at) {
+                            Some(slot) => *slot = v,
+                            None => continue,
+                        }
+                        (inst, at.clone())
+                    }
+                };
+                if let Some(hit) = self.check(&inst, &at, &ints) {
+                    match (hit.kind, hit.tier) {
+                        // a rejection (a closed object) shows up early, or not at all
+                        (WitnessKind::Ignored, _) if ignored.is_none() => {
+                            limit = limit.min(tried + IGNORED_EXTRA);
+                            ignored = Some(hit);
+                        }
+                        (WitnessKind::Ignored, _) => {}
+                        (_, Tier::Undone) => return self.finish(hit),
+                        (_, Tier::AtNode) if near.is_none() => {
+                            limit = limit.min(tried + NEAR_EXTRA);
+                            near = Some(hit);
+                        }
+                        (_, Tier::AtNode) => {}
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if let Some(hit) = near.or(fallback).or(ignored) {
             return self.finish(hit);
         }
         unproven(format!(
@@ -1001,6 +1289,22 @@ impl Search<'_> {
             Proof::Proven,
         )
     }
+}
+
+/// The first complaint of `v` about `before` that `after` no longer
+/// draws (same keyword, same place): the one the difference explains.
+fn vanished(v: &Validator, before: &Value, after: &Value) -> Option<String> {
+    let key = |e: &jsonschema::ValidationError<'_>| {
+        (
+            e.evaluation_path().as_str().to_string(),
+            e.instance_path().as_str().to_string(),
+        )
+    };
+    let remaining: Vec<(String, String)> = v.iter_errors(after).take(32).map(|e| key(&e)).collect();
+    v.iter_errors(before)
+        .take(32)
+        .find(|e| !remaining.contains(&key(e)))
+        .map(|e| error_detail(&e))
 }
 
 /// Smaller variants of `v`, one change each: a member or element dropped

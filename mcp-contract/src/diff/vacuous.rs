@@ -1,0 +1,321 @@
+//! Nodes that accept no value at all, so that no change beneath them can
+//! break anyone.
+//!
+//! A break needs a value: for an input, one the old schema accepted there;
+//! for an output, one the new schema allows there (inside `not`, the other
+//! side). When that side's node provably accepts nothing (`type`s that do
+//! not meet across `allOf`, alternatives none of which can hold, `enum`
+//! values none of which has an allowed type, `false`, `not: {}`), every
+//! breaking verdict beneath it is a guess that no witness can back (the
+//! witness pass found these; issue 13). Only type-level reasoning: sound,
+//! cheap and bounded.
+
+use serde_json::Value;
+
+use super::keywords::effective_types;
+use crate::schema::shape::{shape, Shape};
+use crate::schema::types::TypeSet;
+
+/// Deepest `allOf`/`anyOf`/`oneOf` nesting looked into.
+const MAX_DEPTH: usize = 16;
+/// Most branches looked at per node.
+const MAX_BRANCHES: usize = 32;
+
+/// Does the node provably accept no value?
+#[cfg(test)]
+fn accepts_nothing(root: &Value, s: &Shape<'_>) -> bool {
+    types(root, s, 0).is_empty()
+}
+
+/// The idle keywords alone (see [`idle_and_empty`]).
+#[cfg(test)]
+fn idle_keywords(root: &Value, s: &Shape<'_>) -> Vec<&'static str> {
+    idle_for(types(root, s, 0), s)
+}
+
+/// The node's idle keywords (no value it accepts is subject to them: those
+/// of a type it does not admit, `items` where arrays must be empty; a change
+/// under them cannot break anyone), and whether it accepts no value at all.
+pub(crate) fn idle_and_empty(root: &Value, s: &Shape<'_>) -> (Vec<&'static str>, bool) {
+    let t = types(root, s, 0);
+    (idle_for(t, s), t.is_empty())
+}
+
+fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
+    const BY_TYPE: [(TypeSet, &[&str]); 4] = [
+        (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
+        (
+            TypeSet::NUMBER,
+            &[
+                "minimum",
+                "maximum",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+                "multipleOf",
+            ],
+        ),
+        (
+            TypeSet::ARRAY,
+            &[
+                "items",
+                "prefixItems",
+                "additionalItems",
+                "contains",
+                "minItems",
+                "maxItems",
+                "uniqueItems",
+                "minContains",
+                "maxContains",
+                "unevaluatedItems",
+            ],
+        ),
+        (
+            TypeSet::OBJECT,
+            &[
+                "properties",
+                "additionalProperties",
+                "patternProperties",
+                "propertyNames",
+                "required",
+                "minProperties",
+                "maxProperties",
+                "dependentRequired",
+                "dependentSchemas",
+                "dependencies",
+                "unevaluatedProperties",
+            ],
+        ),
+    ];
+    let mut out: Vec<&'static str> = vec![];
+    for (ty, kws) in BY_TYPE {
+        if !t.overlaps(ty) {
+            out.extend(kws.iter().copied());
+        }
+    }
+    if s.get("maxItems").and_then(Value::as_u64) == Some(0) {
+        out.extend(["items", "prefixItems", "additionalItems", "uniqueItems"]);
+    }
+    out
+}
+
+/// Can a value satisfy both the node `s` (in `root`) and the schema `other`
+/// (in `other_root`)? False when their types cannot meet: a `not: other`
+/// added to or removed from `s` then changes nothing.
+pub(crate) fn may_meet(root: &Value, s: &Shape<'_>, other_root: &Value, other: &Value) -> bool {
+    types(root, s, 0).overlaps(types(other_root, &shape(other_root, other), 0))
+}
+
+/// Can a value match both `a` and `b` (in `root`) and one of `other`'s
+/// alternatives (in `other_root`)? False when their types cannot meet: an
+/// overlap of two `oneOf` branches that the other side's values never reach.
+pub(crate) fn may_overlap(
+    root: &Value,
+    a: &Value,
+    b: &Value,
+    other_root: &Value,
+    other: &[Value],
+) -> bool {
+    let t = |r: &Value, v: &Value| types(r, &shape(r, v), 0);
+    let reach = other
+        .iter()
+        .take(MAX_BRANCHES)
+        .fold(TypeSet::NONE, |acc, o| acc.union(t(other_root, o)));
+    let reach = if other.len() > MAX_BRANCHES {
+        TypeSet::ALL
+    } else {
+        reach
+    };
+    !t(root, a).intersect(t(root, b)).intersect(reach).is_empty()
+}
+
+/// The types whose values the node's own bounds exclude: an empty number
+/// range, `minLength` above `maxLength` (likewise items and members), a
+/// `maxLength: 0` whose `pattern` rejects the empty string, or a
+/// required member whose declared schema accepts nothing.
+fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
+    let num = |k: &str| s.get(k).and_then(Value::as_f64);
+    let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
+    let mut out = TypeSet::NONE;
+    // lower and upper bound, each with whether it is exclusive (draft-04 booleans too)
+    let mut lo = num("minimum").map(|m| (m, flag("exclusiveMinimum")));
+    if let Some(e) = num("exclusiveMinimum") {
+        if lo.is_none_or(|(m, _)| e >= m) {
+            lo = Some((e, true));
+        }
+    }
+    let mut hi = num("maximum").map(|m| (m, flag("exclusiveMaximum")));
+    if let Some(e) = num("exclusiveMaximum") {
+        if hi.is_none_or(|(m, _)| e <= m) {
+            hi = Some((e, true));
+        }
+    }
+    if let (Some((l, lx)), Some((h, hx))) = (lo, hi) {
+        if l > h || (l == h && (lx || hx)) {
+            out = out.union(TypeSet::NUMBER);
+        }
+    }
+    let count = |k: &str| s.get(k).and_then(Value::as_u64);
+    let crossed =
+        |min: &str, max: &str| matches!((count(min), count(max)), (Some(a), Some(b)) if a > b);
+    // only "" fits, and the pattern rejects it
+    let only_empty = count("maxLength") == Some(0)
+        && s.get("pattern").and_then(Value::as_str).is_some_and(|p| {
+            crate::schema::pattern::Compiled::new(Some(p)).is_ok_and(|c| !c.is_match(""))
+        });
+    if crossed("minLength", "maxLength") || only_empty {
+        out = out.union(TypeSet::STRING);
+    }
+    if crossed("minItems", "maxItems") {
+        out = out.union(TypeSet::ARRAY);
+    }
+    if crossed("minProperties", "maxProperties") {
+        out = out.union(TypeSet::OBJECT);
+    }
+    let required = s.get("required").and_then(Value::as_array);
+    for name in required
+        .into_iter()
+        .flatten()
+        .take(MAX_BRANCHES)
+        .filter_map(Value::as_str)
+    {
+        if let Some(p) = s.get("properties").and_then(|p| p.get(name)) {
+            if types(root, &shape(root, p), depth + 1).is_empty() {
+                out = out.union(TypeSet::OBJECT);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A superset of the types of the values the node accepts.
+fn types(root: &Value, s: &Shape<'_>, depth: usize) -> TypeSet {
+    let mut t = effective_types(s);
+    if t.is_empty() || depth >= MAX_DEPTH {
+        return t;
+    }
+    // `not: {}` / `not: true` (and the `false` schema, which shape spells so)
+    if let Some(n) = s.get("not") {
+        let never = match n {
+            Value::Bool(b) => *b,
+            Value::Object(m) => m.is_empty(),
+            _ => false,
+        };
+        if never {
+            return TypeSet::NONE;
+        }
+    }
+    t = t.minus(empty_by_bounds(root, s, depth));
+    let branches = |kw: &str| -> Vec<&Value> {
+        s.get(kw)
+            .and_then(Value::as_array)
+            .map(|a| a.iter().take(MAX_BRANCHES).collect())
+            .unwrap_or_default()
+    };
+    // residual allOf: every branch holds
+    for b in branches("allOf") {
+        t = t.intersect(types(root, &shape(root, b), depth + 1));
+    }
+    // anyOf/oneOf: some branch holds
+    for kw in ["anyOf", "oneOf"] {
+        let bs = branches(kw);
+        if bs.is_empty() || s.get(kw).and_then(Value::as_array).map_or(0, Vec::len) > MAX_BRANCHES {
+            continue;
+        }
+        let some = bs.into_iter().fold(TypeSet::NONE, |acc, b| {
+            acc.union(types(root, &shape(root, b), depth + 1))
+        });
+        t = t.intersect(some);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn nothing(v: Value) -> bool {
+        let root = json!({"$defs": {"S": {"type": "string"}}});
+        accepts_nothing(&root, &shape(&root, &v))
+    }
+
+    #[test]
+    fn type_level_emptiness() {
+        assert!(nothing(
+            json!({"allOf": [{"type": "number"}, {"type": "string"}]})
+        ));
+        assert!(nothing(
+            json!({"allOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]})
+        ));
+        assert!(nothing(json!({"type": "integer", "enum": ["a", true]})));
+        assert!(nothing(
+            json!({"anyOf": [{"type": "string", "const": 1}, {"allOf": [{"type": "null"}, {"type": "array"}]}]})
+        ));
+        assert!(nothing(
+            json!({"type": "object", "oneOf": [{"type": "string"}, {"type": "null"}]})
+        ));
+        assert!(nothing(json!(false)));
+        assert!(nothing(json!({"not": {}})));
+        // integer is a number
+        assert!(!nothing(
+            json!({"allOf": [{"type": "number"}, {"type": "integer"}]})
+        ));
+        assert!(!nothing(
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}], "type": "null"})
+        ));
+        assert!(!nothing(json!({"not": {"type": "string"}})));
+        assert!(!nothing(json!({})));
+        // bounds that cross
+        assert!(nothing(
+            json!({"type": "integer", "minimum": 4, "maximum": 2})
+        ));
+        assert!(nothing(
+            json!({"type": "number", "exclusiveMinimum": 2, "maximum": 2})
+        ));
+        assert!(!nothing(
+            json!({"type": "number", "minimum": 2, "maximum": 2})
+        ));
+        assert!(nothing(
+            json!({"type": "string", "minLength": 2, "maxLength": 1})
+        ));
+        assert!(!nothing(
+            json!({"type": ["string", "null"], "minLength": 2, "maxLength": 1})
+        ));
+        assert!(nothing(
+            json!({"type": "array", "minItems": 2, "maxItems": 1})
+        ));
+        assert!(nothing(
+            json!({"type": "object", "properties": {"a": {"allOf": [{"type": "string"}, {"type": "null"}]}}, "required": ["a"]})
+        ));
+        assert!(!nothing(
+            json!({"type": "object", "properties": {"a": {"allOf": [{"type": "string"}, {"type": "null"}]}}})
+        ));
+    }
+
+    #[test]
+    fn keywords_of_absent_types_are_idle() {
+        let root = json!({});
+        let idle = |v: Value| idle_keywords(&root, &shape(&root, &v));
+        assert!(idle(json!({"type": "number"})).contains(&"minLength"));
+        assert!(!idle(json!({"type": "number"})).contains(&"minimum"));
+        assert!(idle(json!({"type": "array", "maxItems": 0})).contains(&"items"));
+        assert!(
+            idle(json!({"anyOf": [{"type": "string"}, {"type": "null"}]})).contains(&"properties")
+        );
+        assert!(idle(json!({})).is_empty());
+    }
+
+    #[test]
+    fn disjoint_negations_change_nothing() {
+        let root = json!({});
+        let meet = |a: Value, b: Value| may_meet(&root, &shape(&root, &a), &root, &b);
+        assert!(!meet(json!({"type": "number"}), json!({"type": "boolean"})));
+        assert!(!meet(
+            json!({"type": "array"}),
+            json!({"anyOf": [{"const": "x"}, {"type": "null"}]})
+        ));
+        assert!(meet(json!({"type": "number"}), json!({"type": "integer"})));
+        assert!(meet(json!({}), json!({"type": "boolean"})));
+    }
+}
