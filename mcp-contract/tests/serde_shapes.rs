@@ -835,3 +835,12 @@ fn a_schema_nested_300_deep_is_compared_on_a_test_thread() {
     assert!(got.iter().any(|c| c.0 == "input.not-compared"), "{got:?}");
     assert_eq!(breaking_in(old.clone(), old), vec![]);
 }
+
+#[test]
+fn a_property_a_conditional_branch_adds_constrains_the_declared_one() {
+    let with_then = |then: Value| json!({"type": "object", "properties": {"labels": {}, "tags": {}}, "if": {}, "then": then});
+    let old = with_then(json!({"required": ["tags"]}));
+    let new = with_then(json!({"properties": {"labels": {"type": "boolean"}}}));
+    // `labels` took anything; under `then` it must now be a boolean
+    assert!(!breaking_in(old, new).is_empty());
+}

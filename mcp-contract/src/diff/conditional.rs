@@ -97,12 +97,16 @@ fn compare_if_then_else(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &s
                 let never = *cond == Value::Bool(false);
                 let taken = |kw: &str| !(kw == "else" && always || kw == "then" && never);
                 for kw in ["then", "else"].into_iter().filter(|kw| taken(kw)) {
+                    // a property the branch adds constrains what the object
+                    // itself declared under that name
+                    cx.pending_decls = own_declarations(so);
                     cx.cmp(
                         so.get(kw).unwrap_or(&ANY),
                         sn.get(kw).unwrap_or(&ANY),
                         &format!("{ptr}/{kw}"),
                         flip,
                     );
+                    cx.pending_decls = None;
                 }
             } else if !cx.equiv.same_opt(go.as_ref(), gn.as_ref()) {
                 let what = format!("the `if` condition of {place}");
@@ -146,7 +150,11 @@ fn compare_dependent_schemas(
         let at = format!("{ptr}/{kw}/{}", escape_pointer(name));
         match (&o, &n) {
             // applied to the same values (those with `name`): compare them
-            (Some(o), Some(n)) => cx.cmp(o, n, &at, flip),
+            (Some(o), Some(n)) => {
+                cx.pending_decls = own_declarations(so);
+                cx.cmp(o, n, &at, flip);
+                cx.pending_decls = None;
+            }
             _ => {
                 let what = format!(
                     "the schema {} must satisfy when \"{name}\" is present",
@@ -156,4 +164,16 @@ fn compare_dependent_schemas(
             }
         }
     }
+}
+
+/// The object's own property declarations, for a conjunct applied to it
+/// (`then`, `else`, `dependentSchemas`): a property such a conjunct adds is
+/// a constraint on the declared one, not a new field.
+fn own_declarations(s: &Shape<'_>) -> Option<super::schema::Decls> {
+    let props = s.get("properties")?.as_object()?;
+    let decls = props
+        .iter()
+        .map(|(k, v)| (k.clone(), vec![v.clone()]))
+        .collect();
+    Some(std::rc::Rc::new(decls))
 }
