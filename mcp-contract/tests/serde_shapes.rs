@@ -844,3 +844,14 @@ fn a_property_a_conditional_branch_adds_constrains_the_declared_one() {
     // `labels` took anything; under `then` it must now be a boolean
     assert!(!breaking_in(old, new).is_empty());
 }
+
+#[test]
+fn additional_false_beside_unevaluated_false_rejects_what_alternatives_declare() {
+    // schemars' flattened strict enum: the names live only in oneOf branches
+    let old = json!({"type": "object", "oneOf": [{"required": ["Circle"]}, {"properties": {"Rect": {}}}],
+        "unevaluatedProperties": false});
+    let mut new = old.clone();
+    new["additionalProperties"] = json!(false);
+    assert!(!breaking_in(old.clone(), new.clone()).is_empty());
+    assert_eq!(breaking_in(new, old), vec![]);
+}

@@ -69,6 +69,24 @@ impl<'s> Rest<'s> {
     }
 }
 
+/// Is the rest `unevaluatedProperties` beside applicators that evaluate
+/// names of their own (alternatives, `allOf`, conditionals)? Then those names
+/// are not part of the rest, as they would be for `additionalProperties`.
+fn rest_spares_applied(s: &Shape<'_>) -> bool {
+    rest_keyword(s) == Some("unevaluatedProperties")
+        && [
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "if",
+            "dependentSchemas",
+            "$dynamicRef",
+            "$recursiveRef",
+        ]
+        .iter()
+        .any(|k| s.get(k).is_some())
+}
+
 fn rest_keyword(s: &Shape<'_>) -> Option<&'static str> {
     ["additionalProperties", "unevaluatedProperties"]
         .into_iter()
@@ -281,7 +299,18 @@ pub(crate) fn compare_objects(
         (Rest::Schema(_), Rest::Closed) => {
             narrowed(cx, format!("{place} no longer accepts undeclared fields"))
         }
-        (Rest::Open, Rest::Open) | (Rest::Closed, Rest::Closed) => {}
+        (Rest::Closed, Rest::Closed) => match (rest_spares_applied(so), rest_spares_applied(sn)) {
+            (true, false) => narrowed(
+                cx,
+                format!("{place} now rejects the fields its alternatives or conditions declare ({rest_kw}: false applies to them)"),
+            ),
+            (false, true) => widened(
+                cx,
+                format!("{place} now accepts the fields its alternatives or conditions declare"),
+            ),
+            _ => {}
+        },
+        (Rest::Open, Rest::Open) => {}
         (o, n) => cx.cmp(o.schema(), n.schema(), &ap_ptr, flip),
     }
     for c in &mut cx.out[before..] {
