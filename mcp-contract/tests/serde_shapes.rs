@@ -855,3 +855,17 @@ fn additional_false_beside_unevaluated_false_rejects_what_alternatives_declare()
     assert!(!breaking_in(old.clone(), new.clone()).is_empty());
     assert_eq!(breaking_in(new, old), vec![]);
 }
+
+#[test]
+fn a_property_added_to_a_json_value_field_constrains_it() {
+    // `serde_json::Value` publishes `{}`: callers send any object there
+    let old = json!({"type": "object", "properties": {"object": {}}});
+    let new = json!({"type": "object", "properties": {"object": {
+        "properties": {"x-trace": {"type": "integer", "format": "int8"}}}}});
+    assert!(!breaking_in(old, new).is_empty());
+    // an object described as one declares its keys: a new optional one is additive
+    let old = json!({"type": "object", "properties": {"object": {"type": "object"}}});
+    let new = json!({"type": "object", "properties": {"object": {"type": "object",
+        "properties": {"x-trace": {"type": "integer"}}}}});
+    assert_eq!(breaking_in(old, new), vec![]);
+}

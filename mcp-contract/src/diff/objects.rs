@@ -87,6 +87,26 @@ fn rest_spares_applied(s: &Shape<'_>) -> bool {
         .any(|k| s.get(k).is_some())
 }
 
+/// Does the old object take keys it does not name, with any value: a map
+/// whose `additionalProperties` is said to be `true` (or `{}`), or a schema
+/// that says nothing of objects at all (`{}`, what schemars writes for a
+/// JSON value)? An object described by `type`, `properties` or `required`
+/// declares its keys: callers send those (the input policy).
+fn takes_any_keys(s: &Shape<'_>) -> bool {
+    let explicit_any =
+        |v: &Value| *v == Value::Bool(true) || v.as_object().is_some_and(|m| m.is_empty());
+    if s.get("additionalProperties").is_some_and(explicit_any) {
+        return true;
+    }
+    let describes_objects = ["properties", "patternProperties", "required", "type"]
+        .iter()
+        .any(|k| s.get(k).is_some())
+        || ["allOf", "anyOf", "oneOf", "$ref", "additionalProperties"]
+            .iter()
+            .any(|k| s.get(k).is_some());
+    !describes_objects
+}
+
 fn rest_keyword(s: &Shape<'_>) -> Option<&'static str> {
     ["additionalProperties", "unevaluatedProperties"]
         .into_iter()
@@ -190,6 +210,10 @@ pub(crate) fn compare_objects(
                         cx.cmp(&old_decl, n, &at, flip);
                         cx.stand_in_at = outer;
                     }
+                    // a map (`additionalProperties: true` said outright) or a
+                    // schema that says nothing of objects (`{}`, any value)
+                    // took this name with any value before
+                    _ if takes_any_keys(so) => cx.cmp(&ANY, n, &at, flip),
                     _ => {
                         let what = match cx.dir {
                             Direction::Input if rn.contains(name.as_str()) => {

@@ -34,7 +34,11 @@ pub fn is_counterexample(
     dir: Direction,
 ) -> bool {
     match dir {
-        Direction::Input => vo.is_valid(inst) && !vn.is_valid(inst) && declared_only(old, inst),
+        // a tool's `arguments` is always a JSON object (MCP): other roots
+        // are never sent, whatever the input schema's other branches admit
+        Direction::Input => {
+            inst.is_object() && vo.is_valid(inst) && !vn.is_valid(inst) && declared_only(old, inst)
+        }
         Direction::Output => vn.is_valid(inst) && !vo.is_valid(inst),
     }
 }
