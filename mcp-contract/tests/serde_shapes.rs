@@ -869,3 +869,19 @@ fn a_property_added_to_a_json_value_field_constrains_it() {
         "properties": {"x-trace": {"type": "integer"}}}}});
     assert_eq!(breaking_in(old, new), vec![]);
 }
+
+#[test]
+fn a_map_variant_takes_every_name_its_siblings_add() {
+    // an internally tagged enum with a map variant: callers of any variant
+    // may send keys the map takes
+    let variants = |create: Value| {
+        json!({"type": "object", "oneOf": [
+            create,
+            {"properties": {"kind": {"const": "wrap_map"}}, "required": ["kind"], "additionalProperties": {}}]})
+    };
+    let old = variants(json!({"properties": {"kind": {"const": "create"}}, "required": ["kind"]}));
+    let new = variants(
+        json!({"properties": {"kind": {"const": "create"}, "Kind": {"type": "string"}}, "required": ["kind"]}),
+    );
+    assert!(!breaking_in(old, new).is_empty());
+}

@@ -81,6 +81,10 @@ pub(crate) fn declarations(root: &Value, branches: &[Value]) -> BTreeMap<String,
     out
 }
 
+/// Where [`declarations`] keeps the rest schemas of branches that take
+/// undeclared keys (no property name starts with a NUL).
+pub(crate) const ANY_NAME: &str = "\u{0}additionalProperties";
+
 /// Alternatives nested this deep are not searched for declarations.
 const MAX_DECLARATION_DEPTH: usize = 16;
 
@@ -108,6 +112,15 @@ fn collect_declarations(
                 if !mine.contains(decl) {
                     mine.push(decl.clone());
                 }
+            }
+        }
+        // a branch that takes undeclared keys (a map variant) declares every
+        // name, with its rest schema
+        if let Some(rest) = bs.get("additionalProperties") {
+            let closed = *rest == Value::Bool(false);
+            let mine = out.entry(ANY_NAME.to_string()).or_default();
+            if !closed && !mine.contains(rest) {
+                mine.push(rest.clone());
             }
         }
         for kw in ["anyOf", "oneOf", "allOf"] {

@@ -415,16 +415,23 @@ fn old_pattern_schema<'s>(s: &'s Shape<'_>, name: &str) -> Option<&'s Value> {
 /// Where the old schema already declared `name` at this object level: in
 /// the alternatives it was paired within, or in its own alternatives.
 fn old_declarations(cx: &Cx<'_>, so: &Shape<'_>, name: &str) -> Vec<Value> {
-    let mut out: Vec<Value> = cx
-        .level_decls
-        .as_ref()
-        .and_then(|d| d.get(name).cloned())
-        .unwrap_or_default();
+    use super::alternatives::{declarations, ANY_NAME};
+    let mut out: Vec<Value> = vec![];
+    let mut take = |d: &std::collections::BTreeMap<String, Vec<Value>>| {
+        for key in [name, ANY_NAME] {
+            for v in d.get(key).into_iter().flatten() {
+                if !out.contains(v) {
+                    out.push(v.clone());
+                }
+            }
+        }
+    };
+    if let Some(d) = cx.level_decls.as_ref() {
+        take(d);
+    }
     for kw in ["anyOf", "oneOf", "allOf"] {
         if let Some(bs) = so.get(kw).and_then(Value::as_array) {
-            if let Some(found) = super::alternatives::declarations(cx.old_root, bs).remove(name) {
-                out.extend(found);
-            }
+            take(&declarations(cx.old_root, bs));
         }
     }
     out
