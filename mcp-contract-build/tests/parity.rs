@@ -10,6 +10,9 @@
 
 #[path = "parity/fixtures.rs"]
 mod fixtures;
+#[macro_use]
+#[path = "parity/types.rs"]
+mod types;
 
 use std::path::Path;
 
@@ -61,85 +64,7 @@ macro_rules! cases {
 }
 
 fn all_cases() -> Vec<Case> {
-    cases![
-        Basic,
-        Integers,
-        Inner,
-        Optionals,
-        Defaults,
-        InnerWithDefault,
-        ContainerDefault,
-        ManualDefault,
-        PathDefault,
-        RenameAllCamel,
-        RenamePascal,
-        RenameKebab,
-        RenameScreaming,
-        RenameScreamingKebab,
-        RenameSerDe,
-        CaseStyles,
-        Skips,
-        Strict,
-        Flattened,
-        FlattenedStrictEnum,
-        Shape,
-        ExternalEnumArgs,
-        Action,
-        InternalEnumArgs,
-        Event,
-        AdjacentEnumArgs,
-        Target,
-        UntaggedEnumArgs,
-        UnitEnumArgs,
-        Color,
-        DocComments,
-        Validated,
-        Collections,
-        Tuples,
-        Point,
-        JsonValues,
-        Foreign,
-        Node,
-        MutualRecursion,
-        Aliases,
-        Generic,
-        ModulePaths,
-        Wrappers,
-        UserId,
-        Meters,
-        Deprecations,
-        Metadata,
-        WithAttrs,
-        Command,
-        RenameVariants,
-        Nested,
-        MapKeys,
-        FromInto,
-        Report,
-        Status,
-        Results,
-        SerializeDefaults,
-        NamingAndInlining,
-        Empty,
-        Sentinels,
-        InternalVariants,
-        more::Settings,
-        more::Priority,
-        GenericsAdvanced,
-        Borrowed,
-        TaggedStruct,
-        InternalRenamed,
-        AdjacentMixed,
-        FlattenEnums,
-        FlattenUnitEnum,
-        OptionCombos,
-        MoreValidation,
-        OutputOnlyFields,
-        WithSkippedTupleField,
-        ContainerWith,
-        ConstDefaults,
-        ReprArgs,
-    ]
+    with_parity_types!(cases)
 }
 
 fn index() -> TypeIndex {
