@@ -157,3 +157,45 @@ pub fn as_int(v: &Value) -> Option<i128> {
         .map(i128::from)
         .or_else(|| v.as_u64().map(i128::from))
 }
+
+/// Tightens a `min*`/`max*` count pair (`keys`): raises the minimum or
+/// lowers the maximum (`max_default` when there was none).
+pub fn tighten_count(
+    m: &mut Map<String, Value>,
+    keys: (&str, &str),
+    max_default: u64,
+    rng: &mut Rng,
+) {
+    let (min, max) = keys;
+    if rng.chance(50) {
+        let v = m.get(min).and_then(Value::as_u64).map_or(1, |v| v + 1);
+        m.insert(min.into(), serde_json::json!(v));
+    } else {
+        let v = m
+            .get(max)
+            .and_then(Value::as_u64)
+            .map_or(max_default, |v| v.saturating_sub(1));
+        m.insert(max.into(), serde_json::json!(v));
+    }
+}
+
+/// Relaxes one of a `min*`/`max*` count pair: removes it, or moves it
+/// outward by one. False when the chosen keyword is absent or already 0.
+pub fn relax_count(m: &mut Map<String, Value>, keys: (&str, &str), rng: &mut Rng) -> bool {
+    let (min, max) = keys;
+    let k = if rng.chance(50) { min } else { max };
+    let Some(v) = m.get(k).and_then(Value::as_u64) else {
+        return false;
+    };
+    if rng.chance(40) {
+        m.remove(k);
+    } else if k == min {
+        if v == 0 {
+            return false;
+        }
+        m.insert(k.into(), serde_json::json!(v - 1));
+    } else {
+        m.insert(k.into(), serde_json::json!(v + 1));
+    }
+    true
+}

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::super::rng::Rng;
-use super::{is_array_node, node, small_schema, Effect, Kind};
+use super::{is_array_node, node, relax_count, small_schema, tighten_count, Effect, Kind};
 
 pub fn kinds() -> Vec<Kind> {
     use Effect::*;
@@ -102,45 +102,12 @@ fn count_tighten(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
     if !is_array_node(m) {
         return false;
     }
-    if rng.chance(50) {
-        let v = m
-            .get("minItems")
-            .and_then(Value::as_u64)
-            .map_or(1, |v| v + 1);
-        m.insert("minItems".into(), json!(v));
-    } else {
-        let v = m
-            .get("maxItems")
-            .and_then(Value::as_u64)
-            .map_or(2, |v| v.saturating_sub(1));
-        m.insert("maxItems".into(), json!(v));
-    }
+    tighten_count(m, ("minItems", "maxItems"), 2, rng);
     true
 }
 
 fn count_relax(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else {
-        return false;
-    };
-    let k = if rng.chance(50) {
-        "minItems"
-    } else {
-        "maxItems"
-    };
-    let Some(v) = m.get(k).and_then(Value::as_u64) else {
-        return false;
-    };
-    if rng.chance(40) {
-        m.remove(k);
-    } else if k == "minItems" {
-        if v == 0 {
-            return false;
-        }
-        m.insert(k.into(), json!(v - 1));
-    } else {
-        m.insert(k.into(), json!(v + 1));
-    }
-    true
+    node(doc, ptr).is_some_and(|m| relax_count(m, ("minItems", "maxItems"), rng))
 }
 
 fn unique_add(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::super::rng::Rng;
-use super::{declared, is_object_node, node, required, small_schema, Effect, Kind};
+use super::{declared, is_object_node, node, required, small_schema, tighten_count, Effect, Kind};
 
 pub const KEY_PATTERNS: [&str; 3] = ["^x-", "^[A-Z]", "_id$"];
 
@@ -405,19 +405,12 @@ fn count_tighten(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
         return false;
     }
     let n = declared(m).len() as u64;
-    if rng.chance(50) {
-        let v = m
-            .get("minProperties")
-            .and_then(Value::as_u64)
-            .map_or(1, |v| v + 1);
-        m.insert("minProperties".into(), json!(v));
-    } else {
-        let v = m
-            .get("maxProperties")
-            .and_then(Value::as_u64)
-            .map_or(n.saturating_sub(1), |v| v.saturating_sub(1));
-        m.insert("maxProperties".into(), json!(v));
-    }
+    tighten_count(
+        m,
+        ("minProperties", "maxProperties"),
+        n.saturating_sub(1),
+        rng,
+    );
     true
 }
 

@@ -5,7 +5,9 @@
 use serde_json::{json, Value};
 
 use super::super::rng::Rng;
-use super::{as_int, is_numeric_node, is_string_node, node, Effect, Kind};
+use super::{
+    as_int, is_numeric_node, is_string_node, node, relax_count, tighten_count, Effect, Kind,
+};
 
 pub fn kinds() -> Vec<Kind> {
     use Effect::*;
@@ -228,45 +230,12 @@ fn length_tighten(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
     if !is_string_node(m) {
         return false;
     }
-    if rng.chance(50) {
-        let v = m
-            .get("minLength")
-            .and_then(Value::as_u64)
-            .map_or(1, |v| v + 1);
-        m.insert("minLength".into(), json!(v));
-    } else {
-        let v = m
-            .get("maxLength")
-            .and_then(Value::as_u64)
-            .map_or(3, |v| v.saturating_sub(1));
-        m.insert("maxLength".into(), json!(v));
-    }
+    tighten_count(m, ("minLength", "maxLength"), 3, rng);
     true
 }
 
 fn length_relax(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else {
-        return false;
-    };
-    let k = if rng.chance(50) {
-        "minLength"
-    } else {
-        "maxLength"
-    };
-    let Some(v) = m.get(k).and_then(Value::as_u64) else {
-        return false;
-    };
-    if rng.chance(40) {
-        m.remove(k);
-    } else if k == "minLength" {
-        if v == 0 {
-            return false;
-        }
-        m.insert(k.into(), json!(v - 1));
-    } else {
-        m.insert(k.into(), json!(v + 1));
-    }
-    true
+    node(doc, ptr).is_some_and(|m| relax_count(m, ("minLength", "maxLength"), rng))
 }
 
 fn pattern_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
