@@ -259,21 +259,7 @@ fn pp_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn pp_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else {
-        return false;
-    };
-    let Some(Value::Object(pp)) = m.get_mut("patternProperties") else {
-        return false;
-    };
-    let keys: Vec<String> = pp.keys().cloned().collect();
-    if keys.is_empty() {
-        return false;
-    }
-    pp.remove(rng.pick(&keys));
-    if pp.is_empty() {
-        m.remove("patternProperties");
-    }
-    true
+    remove_entry(doc, ptr, "patternProperties", true, rng)
 }
 
 fn pp_change(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
@@ -342,18 +328,7 @@ fn dr_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn dr_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else {
-        return false;
-    };
-    let Some(Value::Object(dr)) = m.get_mut("dependentRequired") else {
-        return false;
-    };
-    let keys: Vec<String> = dr.keys().cloned().collect();
-    if keys.is_empty() {
-        return false;
-    }
-    dr.remove(rng.pick(&keys));
-    true
+    remove_entry(doc, ptr, "dependentRequired", false, rng)
 }
 
 fn ds_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
@@ -383,18 +358,7 @@ fn ds_add(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
 }
 
 fn ds_remove(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
-    let Some(m) = node(doc, ptr) else {
-        return false;
-    };
-    let Some(Value::Object(ds)) = m.get_mut("dependentSchemas") else {
-        return false;
-    };
-    let keys: Vec<String> = ds.keys().cloned().collect();
-    if keys.is_empty() {
-        return false;
-    }
-    ds.remove(rng.pick(&keys));
-    true
+    remove_entry(doc, ptr, "dependentSchemas", false, rng)
 }
 
 fn count_tighten(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
@@ -426,4 +390,24 @@ fn up_false(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
 
 fn up_remove(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
     node(doc, ptr).is_some_and(|m| m.remove("unevaluatedProperties").is_some())
+}
+
+/// Removes one entry (chosen by `rng`) of the map under `kw`, and the
+/// keyword itself when `drop_empty` and nothing is left.
+fn remove_entry(doc: &mut Value, ptr: &str, kw: &str, drop_empty: bool, rng: &mut Rng) -> bool {
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
+    let Some(Value::Object(map)) = m.get_mut(kw) else {
+        return false;
+    };
+    let keys: Vec<String> = map.keys().cloned().collect();
+    if keys.is_empty() {
+        return false;
+    }
+    map.remove(rng.pick(&keys));
+    if drop_empty && map.is_empty() {
+        m.remove(kw);
+    }
+    true
 }
