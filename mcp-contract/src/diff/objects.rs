@@ -98,13 +98,20 @@ fn takes_any_keys(s: &Shape<'_>) -> bool {
     if s.get("additionalProperties").is_some_and(explicit_any) {
         return true;
     }
-    let describes_objects = ["properties", "patternProperties", "required", "type"]
-        .iter()
-        .any(|k| s.get(k).is_some())
-        || ["allOf", "anyOf", "oneOf", "$ref", "additionalProperties"]
-            .iter()
-            .any(|k| s.get(k).is_some());
-    !describes_objects
+    // anything that describes objects (or may, through alternatives or a
+    // reference) makes the keys declared ones
+    let describes = [
+        "properties",
+        "patternProperties",
+        "required",
+        "type",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "$ref",
+        "additionalProperties",
+    ];
+    !describes.iter().any(|k| s.get(k).is_some())
 }
 
 fn rest_keyword(s: &Shape<'_>) -> Option<&'static str> {
