@@ -82,6 +82,10 @@ pub struct Snapshot {
     /// changed since the cached run (all of them without a cache); the
     /// others derive exactly as cached (see [`crate::cache`]).
     pub affected: Vec<String>,
+    /// Whether the outputs were updated by splicing the affected tools'
+    /// parts into the files the cached run wrote ([`crate::cache::partial`])
+    /// instead of rendering every tool.
+    pub spliced: bool,
 }
 
 /// What [`Builder::build`] did.
@@ -94,6 +98,8 @@ pub struct Built {
     /// The tools an edit could change (see [`Snapshot::affected`]); empty
     /// when the full step did not run.
     pub affected: Vec<String>,
+    /// See [`Snapshot::spliced`].
+    pub spliced: bool,
 }
 
 impl Builder {
@@ -210,12 +216,14 @@ impl Builder {
                 outcome,
                 full: false,
                 affected: Vec::new(),
+                spliced: false,
             });
         }
         self.generate_from(setup).map(|s| Built {
             outcome: s.outcome,
             full: true,
             affected: s.affected,
+            spliced: s.spliced,
         })
     }
 
@@ -533,13 +541,13 @@ impl Builder {
             // Comparing reads each affected tool's cached file: past a few,
             // rendering is cheaper than finding out that it was not needed.
             let few = affected.len() <= MAX_COMPARED;
-            let same = tools_only
+            let by_tool = tools_only
                 && covered
                 && few
                 && record.entries.is_empty()
                 && surface == derived
-                && same_tools(index, &new_roots, out, &derived)
                 && cache::output_stamps(out) == index.outputs;
+            let same = by_tool && same_tools(index, &new_roots, out, &derived);
             let mut updated = index.clone();
             let outcome = match decision.mode {
                 _ if !same => None,
@@ -565,6 +573,48 @@ impl Builder {
                     rmcp_tools,
                     derived,
                     affected,
+                    spliced: false,
+                });
+            }
+            // The same tools, some derived again: splice their parts into
+            // the files the cached run wrote (see `cache::partial`).
+            let patched = (by_tool
+                && decision.mode == Mode::Update
+                && same_names(index, &new_roots))
+            .then(|| std::fs::read_to_string(lock_path).ok())
+            .flatten()
+            .filter(|text| cache::content_hash(text.as_bytes()) == index.lockfile)
+            .and_then(|text| cache::partial::patch(out, &text, &surface, &record, &affected));
+            if let Some(patched) = patched {
+                self.print_before_sync(&sources, lock_path, &record);
+                outputs::write_files(out, &patched.files)?;
+                let outcome = if patched.changes.is_empty() {
+                    LockOutcome::Unchanged
+                } else {
+                    outputs::write_lockfile(lock_path, shown, &patched.lockfile)?;
+                    outputs::settle_mtime(lock_path, Some(out));
+                    LockOutcome::Written(patched.changes)
+                };
+                self.print_after_sync(&setup, &outcome);
+                save_cache(
+                    out,
+                    cache_key,
+                    new_roots,
+                    &derived,
+                    &patched.lockfile,
+                    &outcome,
+                    lock_path,
+                );
+                return Ok(Snapshot {
+                    surface,
+                    lockfile: lock_path.clone(),
+                    outcome,
+                    mode: decision.mode,
+                    sources,
+                    rmcp_tools,
+                    derived,
+                    affected,
+                    spliced: true,
                 });
             }
         }
@@ -583,32 +633,16 @@ impl Builder {
             outputs::settle_mtime(lock_path, out_dir.as_deref());
         }
         self.print_after_sync(&setup, &outcome);
-        if let (Some(out), Some(key)) = (out_dir, cache_key) {
-            let mut index = cache::BuildCache {
-                key: key.clone(),
-                roots: new_roots,
-                outputs: cache::output_stamps(out),
-                lockfile: cache::content_hash(rendered.text.as_bytes()),
-                lockfile_stamp: match outcome {
-                    LockOutcome::Skipped => cache::Stamp::default(),
-                    _ => cache::Stamp::of(lock_path).unwrap_or_default(),
-                },
-            };
-            // The tools derived in this run get (new) files.
-            for (i, root) in index.roots.iter_mut().enumerate() {
-                let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
-                for t in root.tools.iter_mut().filter(|t| t.hash.is_empty()) {
-                    if let Some(hash) = derived
-                        .get(&t.name)
-                        .and_then(|d| cache::write_tool(&dir, d))
-                    {
-                        t.hash = hash;
-                    }
-                }
-                // A tool whose file could not be written is not cached.
-                root.tools.retain(|t| !t.hash.is_empty());
-            }
-            cache::save_index(out, &index);
+        if let Some(out) = out_dir {
+            save_cache(
+                out,
+                cache_key,
+                new_roots,
+                &derived,
+                &rendered.text,
+                &outcome,
+                lock_path,
+            );
         }
         Ok(Snapshot {
             surface,
@@ -619,6 +653,7 @@ impl Builder {
             rmcp_tools,
             derived,
             affected,
+            spliced: false,
         })
     }
 
@@ -786,6 +821,61 @@ fn lockfile_holds(
         }
         _ => false,
     }
+}
+
+/// Writes the cache index for a run that wrote its outputs (the lockfile
+/// text `lockfile`): every tool derived again gets its file, and a tool
+/// whose file could not be written is not cached. Without a key (the cache
+/// is off) nothing is written.
+#[allow(clippy::too_many_arguments)]
+fn save_cache(
+    out: &Path,
+    key: &Option<String>,
+    roots: Vec<cache::RootCache>,
+    derived: &Surface,
+    lockfile: &str,
+    outcome: &LockOutcome,
+    lock_path: &Path,
+) {
+    let Some(key) = key else {
+        return;
+    };
+    let mut index = cache::BuildCache {
+        key: key.clone(),
+        roots,
+        outputs: cache::output_stamps(out),
+        lockfile: cache::content_hash(lockfile.as_bytes()),
+        lockfile_stamp: match outcome {
+            LockOutcome::Skipped => cache::Stamp::default(),
+            _ => cache::Stamp::of(lock_path).unwrap_or_default(),
+        },
+    };
+    for (i, root) in index.roots.iter_mut().enumerate() {
+        let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
+        for t in root.tools.iter_mut().filter(|t| t.hash.is_empty()) {
+            if let Some(hash) = derived
+                .get(&t.name)
+                .and_then(|d| cache::write_tool(&dir, d))
+            {
+                t.hash = hash;
+            }
+        }
+        root.tools.retain(|t| !t.hash.is_empty());
+    }
+    cache::save_index(out, &index);
+}
+
+/// Whether every root has the tools, by name and in order, the cached run had.
+fn same_names(index: &cache::BuildCache, roots: &[cache::RootCache]) -> bool {
+    roots.len() == index.roots.len()
+        && roots.iter().zip(&index.roots).all(|(new, old)| {
+            new.tools.len() == old.tools.len()
+                && new
+                    .tools
+                    .iter()
+                    .zip(&old.tools)
+                    .all(|(a, b)| a.name == b.name)
+        })
 }
 
 /// Whether every tool derived again in this run (no file hash yet) equals

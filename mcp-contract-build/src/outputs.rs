@@ -75,11 +75,7 @@ pub fn sync_lockfile(
                 Ok(bytes) => tool_changes(&bytes, rendered),
                 Err(_) => vec!["created".to_string()],
             };
-            let written = lockfile::write_if_changed(path, text).map_err(|source| Error::Io {
-                path: shown.to_path_buf(),
-                action: "write the lockfile",
-                source,
-            })?;
+            let written = write_lockfile(path, shown, text)?;
             Ok(if written {
                 LockOutcome::Written(changes)
             } else {
@@ -180,17 +176,53 @@ pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// Writes `(path relative to OUT_DIR, text)` files, each only where its
+/// content changed (creating directories as needed).
+pub fn write_files(out_dir: &Path, files: &[(PathBuf, String)]) -> Result<(), Error> {
+    for (rel, text) in files {
+        let path = out_dir.join(rel);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+                path: dir.to_path_buf(),
+                action: "create the directory",
+                source,
+            })?;
+        }
+        lockfile::write_if_changed(&path, text).map_err(|source| Error::Io {
+            path: path.clone(),
+            action: "write",
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// Writes the lockfile text (update mode), atomically and only on change.
+pub fn write_lockfile(path: &Path, shown: &Path, text: &str) -> Result<bool, Error> {
+    lockfile::write_if_changed(path, text).map_err(|source| Error::Io {
+        path: shown.to_path_buf(),
+        action: "write the lockfile",
+        source,
+    })
+}
+
 /// A locked entry as `tools/list` publishes it (`Tool::to_published`), as
 /// compact JSON. The entry is canonical already and serde_json's map keeps
 /// keys sorted, so this is the canonical compact form without a second pass.
-fn published_text(name: &str, entry: &Value) -> String {
+pub fn published_text(name: &str, entry: &Value) -> String {
+    published_value(name, entry).to_string()
+}
+
+/// A locked entry as `tools/list` publishes it: without `digest` and
+/// `version`, with `name`.
+pub fn published_value(name: &str, entry: &Value) -> Value {
     let mut published = entry.clone();
     if let Value::Object(m) = &mut published {
         m.remove("digest");
         m.remove("version");
         m.insert("name".into(), Value::String(name.to_string()));
     }
-    published.to_string()
+    published
 }
 
 /// Gives the just-written lockfile the mtime of cargo's `invoked.timestamp`

@@ -205,6 +205,7 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     );
     let field = c.both("field rename");
     assert_eq!(names(&field), ["search"]);
+    assert!(field.spliced, "a field rename rendered every tool");
     assert!(lock().contains("search_text"));
 
     // The doc comment of another tool: only that tool.
@@ -215,12 +216,14 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     );
     let doc = c.both("tool doc");
     assert_eq!(names(&doc), ["fetch"]);
+    assert!(doc.spliced, "a doc edit rendered every tool");
     assert!(lock().contains("Fetches exactly one thing."));
 
     // A doc comment on a type one tool reaches (another file): that tool.
     c.edit("src/shared.rs", "/// Lowest.", "/// Lowest accepted.");
     let reached = c.both("reached type doc");
     assert_eq!(names(&reached), ["search"]);
+    assert!(reached.spliced);
     assert!(lock().contains("Lowest accepted."));
 
     // The body of a function a derivation evaluates (a serde default) is
@@ -242,6 +245,7 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     );
     let added = c.both("new tool");
     assert!(added.full && names(&added).contains(&"count"));
+    assert!(!added.spliced, "a new tool is rendered in full");
 
     // A tool removed.
     c.edit("src/tools/mod.rs", "pub mod b;\n", "");

@@ -18,7 +18,7 @@ use crate::canonical;
 use crate::error::InputError;
 use crate::load;
 use crate::load::entries;
-use crate::model::{digest_of_entry, Surface};
+use crate::model::{digest_of_entry, Surface, Tool};
 
 /// The lockfile format this crate reads and writes.
 pub const LOCKFILE_VERSION: u64 = 1;
@@ -38,14 +38,7 @@ pub fn render(surface: &Surface) -> String {
 pub fn to_value(surface: &Surface) -> Value {
     let mut tools = Map::new();
     for (name, tool) in &surface.tools {
-        let mut entry = tool.to_entry();
-        if let Value::Object(m) = &mut entry {
-            // `Tool::digest` of the entry already built (it is canonical):
-            // not a second canonicalization per tool.
-            let digest = digest_of_entry(m);
-            m.insert("digest".into(), Value::String(digest));
-        }
-        tools.insert(name.clone(), entry);
+        tools.insert(name.clone(), tool_entry(tool));
     }
     let mut root = Map::new();
     root.insert("@generated".into(), Value::String(GENERATED_NOTE.into()));
@@ -78,6 +71,18 @@ pub fn to_value(surface: &Surface) -> Value {
         root.insert("server".into(), with_digest(server.to_entry()));
     }
     Value::Object(root)
+}
+
+/// One tool's entry under `tools` in the lockfile, digest included.
+pub fn tool_entry(tool: &Tool) -> Value {
+    let mut entry = tool.to_entry();
+    if let Value::Object(m) = &mut entry {
+        // `Tool::digest` of the entry already built (it is canonical):
+        // not a second canonicalization per tool.
+        let digest = digest_of_entry(m);
+        m.insert("digest".into(), Value::String(digest));
+    }
+    entry
 }
 
 fn with_digest(mut entry: Value) -> Value {

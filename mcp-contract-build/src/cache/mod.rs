@@ -26,6 +26,8 @@
 pub mod facts;
 pub mod fast;
 pub mod format;
+pub mod partial;
+pub mod splice;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -45,15 +45,7 @@ pub fn write_manifest(
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
-            .map(|(name, entry)| {
-                let mut entry = entry.clone();
-                if let Value::Object(m) = &mut entry {
-                    m.remove("digest");
-                    m.remove("version");
-                    m.insert("name".into(), Value::String(name.clone()));
-                }
-                (name.clone(), entry)
-            })
+            .map(|(name, entry)| (name.clone(), crate::outputs::published_value(name, entry)))
             .collect()
     };
     let mut changed = Map::new();

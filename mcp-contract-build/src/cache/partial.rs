@@ -1,0 +1,97 @@
+//! Rendering only the tools an edit re-derived: after a field rename or a
+//! doc-comment edit in one tool, the lockfile, the compatibility plan, the
+//! rmcp manifest and the tool's `OUT_DIR` entry are updated by splicing
+//! that tool's new parts into the files the cached run wrote
+//! ([`super::splice`]), instead of serializing, hashing and comparing all
+//! of them again.
+//!
+//! The builder takes this path only where the full render is a function of
+//! the tools alone, tool by tool: a tools-only surface of
+//! `#[mcp_contract::tool]`s cached item by item, no migration-record
+//! entries (their transitions tie tools together), the same tool names as
+//! the cached run, update mode, and every file spliced into still the one
+//! the cached run wrote (the lockfile by content hash, the `OUT_DIR` files
+//! by their stamps). Anything else, or any text the splice cannot place,
+//! takes the full render. Everything is computed before anything is
+//! written.
+
+use std::path::{Path, PathBuf};
+
+use mcp_contract::migrations::MigrationRecord;
+use mcp_contract::runtime::{plan, PLAN_PATH};
+use mcp_contract::{lockfile, Surface};
+use serde_json::Value;
+
+use super::splice::{replace, Layout};
+use crate::outputs::{published_text, published_value, OUT_SUBDIR};
+use crate::rmcp::link::MANIFEST_PATH;
+
+/// The new text of every file the step writes, for a surface that differs
+/// from the cached run's only in the tools named.
+#[derive(Debug)]
+pub struct Patched {
+    pub lockfile: String,
+    /// `changed: <tool>` for each tool whose locked entry changed.
+    pub changes: Vec<String>,
+    /// `(path, text)` of the plan, the manifest and the changed tools'
+    /// entries, relative to `OUT_DIR`.
+    pub files: Vec<(PathBuf, String)>,
+}
+
+/// The files of a run where only `rederived` tools of `surface` may differ
+/// from the cached run, whose lockfile text is `lockfile_text`; `None`
+/// when the cached run's `OUT_DIR` files cannot be read or a part cannot
+/// be placed (the caller renders in full).
+pub fn patch(
+    out_dir: &Path,
+    lockfile_text: &str,
+    surface: &Surface,
+    record: &MigrationRecord,
+    rederived: &[String],
+) -> Option<Patched> {
+    let mut lock = lockfile_text.to_string();
+    let mut changes = Vec::new();
+    let mut entries = Vec::new();
+    let mut tools = Surface::new();
+    for name in rederived {
+        let tool = surface.tools.get(name)?;
+        let entry = lockfile::tool_entry(tool);
+        let next = replace(&lock, &["tools", name], &entry, Layout::Pretty)?;
+        if next != lock {
+            changes.push(format!("changed: {name}"));
+            lock = next;
+        }
+        entries.push((name, entry));
+        tools.insert(tool.clone());
+    }
+
+    changes.sort();
+    let mut files = Vec::new();
+    let revision = plan::revision_of(&lock);
+    let tool_plans = plan::derive(record, &tools, &revision).ok()?;
+    let mut plan_text = std::fs::read_to_string(out_dir.join(PLAN_PATH)).ok()?;
+    plan_text = replace(
+        &plan_text,
+        &["revision"],
+        &Value::String(revision),
+        Layout::Pretty,
+    )?;
+    let mut manifest = std::fs::read_to_string(out_dir.join(MANIFEST_PATH)).ok()?;
+    for (name, entry) in &entries {
+        let tool_plan = serde_json::to_value(tool_plans.tools.get(*name)?).ok()?;
+        plan_text = replace(&plan_text, &["tools", name], &tool_plan, Layout::Pretty)?;
+        let published = published_value(name, entry);
+        manifest = replace(&manifest, &["published", name], &published, Layout::Compact)?;
+        files.push((
+            Path::new(OUT_SUBDIR).join(format!("{name}.json")),
+            published_text(name, entry),
+        ));
+    }
+    files.push((PathBuf::from(PLAN_PATH), plan_text));
+    files.push((PathBuf::from(MANIFEST_PATH), manifest));
+    Some(Patched {
+        lockfile: lock,
+        changes,
+        files,
+    })
+}
