@@ -975,8 +975,8 @@ fn root_cache(
                 Vec::new()
             };
             cache::CachedFile {
-                path: path.clone(),
-                module: module.clone(),
+                path: path.to_path_buf(),
+                module: module.to_vec(),
                 stamp,
                 facts,
                 children,

@@ -10,9 +10,9 @@
 //! crate's modules sit under one root segment of their own (`::name#i`), so
 //! `crate::` and its `use` declarations resolve inside it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::error::DeriveError;
 use super::files::{module_files_of_dependency, ModuleFile};
@@ -56,11 +56,30 @@ struct Scope {
     globs: Vec<Vec<String>>,
 }
 
+/// One file of the index: parsed when it was indexed, or (an index built
+/// from the build cache's [`FileNames`]) the first time one of its items
+/// is read.
+struct IndexFile {
+    path: PathBuf,
+    module: Vec<String>,
+    syntax: OnceCell<syn::File>,
+    /// Where to parse it from, and the content hash it must still have.
+    source: Option<(PathBuf, String)>,
+}
+
 /// Every type-like item of a crate with its module path, file and line.
 pub struct TypeIndex {
-    files: Vec<ModuleFile>,
+    files: Vec<IndexFile>,
+    /// What each file contributed to `scopes` and `impls`, by file index.
+    names: Vec<FileNames>,
+    /// Set when a lazily parsed file no longer had its cached content (or
+    /// an item path did not lead to an item): what was derived from this
+    /// index is not to be used.
+    stale: Cell<bool>,
+    /// Read in place of an item that is not there (see `stale`).
+    missing: syn::Item,
     scopes: HashMap<Vec<String>, Scope>,
-    impls: Vec<ItemLoc>,
+    impls: Vec<(ItemLoc, ImplHead)>,
     /// Every crate that may be loaded (from `cargo metadata`).
     crates: Vec<CrateSource>,
     /// The crates the indexed crate names: `extern` name → index into `crates`.
@@ -82,8 +101,17 @@ impl TypeIndex {
     /// file, module path such as `["tools", "search"]`). Inline `mod x { .. }`
     /// items are walked too.
     pub fn new(files: Vec<ModuleFile>) -> Self {
-        let mut index = TypeIndex {
+        let mut index = TypeIndex::empty();
+        index.add_files(files);
+        index
+    }
+
+    fn empty() -> Self {
+        TypeIndex {
             files: Vec::new(),
+            names: Vec::new(),
+            stale: Cell::new(false),
+            missing: syn::Item::Verbatim(proc_macro2::TokenStream::new()),
             scopes: HashMap::new(),
             impls: Vec::new(),
             crates: Vec::new(),
@@ -91,9 +119,68 @@ impl TypeIndex {
             loaded: BTreeMap::new(),
             wanted: RefCell::new(BTreeSet::new()),
             touched: RefCell::new(None),
-        };
-        index.add_files(files);
+        }
+    }
+
+    /// An index of one crate's files as the build cache remembers them:
+    /// `(display path, absolute path, content hash, module, names)`, each
+    /// parsed only when an item of it is read; `parsed` gives files already
+    /// parsed, by position. A file whose content changed since is not
+    /// trusted: [`TypeIndex::is_stale`] tells.
+    pub fn from_names(
+        files: Vec<(PathBuf, PathBuf, String, Vec<String>, FileNames)>,
+        mut parsed: BTreeMap<usize, syn::File>,
+    ) -> Self {
+        let mut index = TypeIndex::empty();
+        for (f, (path, abs, content, module, names)) in files.into_iter().enumerate() {
+            let syntax = OnceCell::new();
+            if let Some(file) = parsed.remove(&f) {
+                let _ = syntax.set(file);
+            }
+            index.files.push(IndexFile {
+                path,
+                module,
+                syntax,
+                source: Some((abs, content)),
+            });
+            index.file_module_child(f);
+            index.absorb(names.located(f));
+            index.names.push(names);
+        }
         index
+    }
+
+    /// Whether a lazily parsed file had changed (see [`TypeIndex::from_names`]).
+    pub fn is_stale(&self) -> bool {
+        self.stale.get()
+    }
+
+    /// What file `f` contributed to the index (for the build cache).
+    pub fn names_of(&self, f: usize) -> Option<&FileNames> {
+        self.names.get(f)
+    }
+
+    /// The syntax tree of file `f`, parsing it now if it was indexed from
+    /// the cache.
+    fn syntax(&self, f: usize) -> &syn::File {
+        let file = &self.files[f];
+        file.syntax.get_or_init(|| {
+            let parsed = file.source.as_ref().and_then(|(abs, content)| {
+                let bytes = std::fs::read(abs).ok()?;
+                if &crate::cache::content_hash(&bytes) != content {
+                    return None;
+                }
+                syn::parse_file(std::str::from_utf8(&bytes).ok()?).ok()
+            });
+            parsed.unwrap_or_else(|| {
+                self.stale.set(true);
+                syn::File {
+                    shebang: None,
+                    attrs: Vec::new(),
+                    items: Vec::new(),
+                }
+            })
+        })
     }
 
     /// Lets paths into other crates resolve: `deps` are the crates the
@@ -151,21 +238,28 @@ impl TypeIndex {
     }
 
     fn add_files(&mut self, files: Vec<ModuleFile>) {
-        let start = self.files.len();
-        self.files.extend(files);
-        for f in start..self.files.len() {
-            let module = self.files[f].2.clone();
-            if let Some((last, parent)) = module.split_last().filter(|(l, _)| !l.starts_with("::"))
-            {
-                self.scopes
-                    .entry(parent.to_vec())
-                    .or_default()
-                    .children
-                    .insert(last.clone());
-            }
-            let mut collected = Collected::default();
-            collect(&self.files[f].1.items, f, &[], &module, &mut collected);
-            self.absorb(collected);
+        for (path, file, module) in files {
+            let f = self.files.len();
+            let mut names = FileNames::default();
+            collect(&file.items, &[], &module, &mut names);
+            self.files.push(IndexFile {
+                path,
+                module,
+                syntax: OnceCell::from(file),
+                source: None,
+            });
+            self.file_module_child(f);
+            self.absorb(names.located(f));
+            self.names.push(names);
+        }
+    }
+
+    /// A module file is a child of its parent module.
+    fn file_module_child(&mut self, f: usize) {
+        let module = &self.files[f].module;
+        if let Some((last, parent)) = module.split_last().filter(|(l, _)| !l.starts_with("::")) {
+            let (last, parent) = (last.clone(), parent.to_vec());
+            self.scopes.entry(parent).or_default().children.insert(last);
         }
     }
 
@@ -242,15 +336,27 @@ impl TypeIndex {
         self.impls.extend(c.impls);
     }
 
-    /// The files this index was built from, in the order given.
-    pub fn files(&self) -> &[ModuleFile] {
-        &self.files
+    /// The files this index was built from, in the order given: (display
+    /// path, syntax tree, module path). Files indexed from the cache are
+    /// parsed now.
+    pub fn files(&self) -> Vec<(&Path, &syn::File, &[String])> {
+        (0..self.files.len())
+            .map(|f| {
+                let file = &self.files[f];
+                (file.path.as_path(), self.syntax(f), file.module.as_slice())
+            })
+            .collect()
+    }
+
+    /// How many files the index holds.
+    pub fn file_count(&self) -> usize {
+        self.files.len()
     }
 
     /// The file (relative to the package root) that holds `module`.
     pub fn module_file(&self, module: &[String]) -> Option<&Path> {
         let scope = self.scopes.get(module)?;
-        Some(self.files[scope.file].0.as_path())
+        Some(self.files[scope.file].path.as_path())
     }
 
     /// Number of structs, enums and type aliases indexed.
@@ -259,7 +365,7 @@ impl TypeIndex {
     }
 
     pub(crate) fn file_of(&self, loc: &ItemLoc) -> &Path {
-        self.files[loc.file].0.as_path()
+        self.files[loc.file].path.as_path()
     }
 
     /// Starts recording every item read (see [`TypeIndex::take_touched`]).
@@ -293,15 +399,26 @@ impl TypeIndex {
     /// [`TypeIndex::item`] without recording it: for scans whose outcome
     /// depends only on what the file's structure digest covers (impl headers).
     fn item_untracked(&self, loc: &ItemLoc) -> &syn::Item {
-        let mut items: &[syn::Item] = &self.files[loc.file].1.items;
-        let (last, inner) = loc.path.split_last().expect("an item path is never empty");
+        self.item_at(loc.file, &loc.path).unwrap_or_else(|| {
+            self.stale.set(true);
+            &self.missing
+        })
+    }
+
+    /// The item at `path` (through inline modules) of file `file`.
+    pub fn item_at(&self, file: usize, path: &[usize]) -> Option<&syn::Item> {
+        if file >= self.files.len() {
+            return None;
+        }
+        let mut items: &[syn::Item] = &self.syntax(file).items;
+        let (last, inner) = path.split_last()?;
         for &i in inner {
-            match &items[i] {
-                syn::Item::Mod(m) => items = &m.content.as_ref().expect("inline module").1,
-                _ => unreachable!("item paths only go through inline modules"),
+            match items.get(i)? {
+                syn::Item::Mod(m) => items = &m.content.as_ref()?.1,
+                _ => return None,
             }
         }
-        &items[*last]
+        items.get(*last)
     }
 
     /// Every `impl Trait for X` in the crate where the trait's last segment is `trait_name`
@@ -317,25 +434,16 @@ impl TypeIndex {
         target: &ItemLoc,
         trait_name: &str,
     ) -> Option<(&syn::ItemImpl, &ItemLoc)> {
-        self.impls.iter().find_map(|loc| {
-            let syn::Item::Impl(imp) = self.item_untracked(loc) else {
-                return None;
-            };
-            let (_, tr, _) = imp.trait_.as_ref()?;
-            if tr.segments.last()?.ident != trait_name {
+        self.impls.iter().find_map(|(loc, head)| {
+            if head.trait_last.as_deref() != Some(trait_name) {
                 return None;
             }
-            let syn::Type::Path(tp) = imp.self_ty.as_ref() else {
-                return None;
-            };
-            let segs: Vec<String> = tp
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            match self.resolve(&loc.module, &segs, Ns::Type) {
+            let segs = head.self_path.as_ref()?;
+            match self.resolve(&loc.module, segs, Ns::Type) {
                 Some(Target::Local(l)) if &l == target => {
+                    let syn::Item::Impl(imp) = self.item_untracked(loc) else {
+                        return None;
+                    };
                     self.touch(loc);
                     Some((imp, loc))
                 }
@@ -346,24 +454,16 @@ impl TypeIndex {
 
     /// `impl X { fn name() -> .. }`: a zero-argument inherent function of `target`.
     pub(crate) fn inherent_fn(&self, target: &ItemLoc, name: &str) -> Option<&syn::ImplItemFn> {
-        self.impls.iter().find_map(|loc| {
-            let syn::Item::Impl(imp) = self.item_untracked(loc) else {
-                return None;
-            };
-            if imp.trait_.is_some() {
+        self.impls.iter().find_map(|(loc, head)| {
+            if head.trait_last.is_some() {
                 return None;
             }
-            let syn::Type::Path(tp) = imp.self_ty.as_ref() else {
-                return None;
-            };
-            let segs: Vec<String> = tp
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            match self.resolve(&loc.module, &segs, Ns::Type) {
+            let segs = head.self_path.as_ref()?;
+            match self.resolve(&loc.module, segs, Ns::Type) {
                 Some(Target::Local(l)) if &l == target => {
+                    let syn::Item::Impl(imp) = self.item_untracked(loc) else {
+                        return None;
+                    };
                     self.touch(loc);
                     imp.items.iter().find_map(|i| match i {
                         syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
@@ -519,14 +619,73 @@ impl TypeIndex {
     }
 }
 
-#[derive(Default)]
+/// What one file contributes to a [`TypeIndex`], whatever its position
+/// in it: what the build cache keeps so that a later build can index the
+/// file without parsing it (see [`TypeIndex::from_names`]). Everything
+/// here is read from the file's structure (names, `use` trees, impl
+/// headers, module declarations), never from an item's contents.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileNames {
+    /// The modules whose items the file holds (its own, then inline ones).
+    pub scopes: Vec<Vec<String>>,
+    /// `(module, name)` of every `mod name` item.
+    pub children: Vec<(Vec<String>, String)>,
+    /// `(module, name, item path, in the type namespace)`.
+    pub items: Vec<(Vec<String>, String, Vec<usize>, bool)>,
+    /// `(module, name, path)` of every name a `use` brings in.
+    pub uses: Vec<(Vec<String>, String, Vec<String>)>,
+    /// `(module, path)` of every `use path::*`.
+    pub globs: Vec<(Vec<String>, Vec<String>)>,
+    /// `(module, item path, header)` of every `impl`.
+    pub impls: Vec<(Vec<String>, Vec<usize>, ImplHead)>,
+}
+
+/// What the index reads of an `impl` without its items.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImplHead {
+    /// The last segment of the trait's path; `None` for an inherent impl.
+    pub trait_last: Option<String>,
+    /// The segments of the self type, when it is a path.
+    pub self_path: Option<Vec<String>>,
+}
+
+impl FileNames {
+    /// The entries, placed as file `file` of an index.
+    fn located(&self, file: usize) -> Collected {
+        let loc = |module: &[String], path: &[usize]| ItemLoc {
+            file,
+            path: path.to_vec(),
+            module: module.to_vec(),
+        };
+        Collected {
+            scopes: self.scopes.iter().map(|m| (m.clone(), file)).collect(),
+            children: self.children.clone(),
+            items: self
+                .items
+                .iter()
+                .map(|(m, name, path, ty)| {
+                    let ns = if *ty { Ns::Type } else { Ns::Value };
+                    (m.clone(), name.clone(), loc(m, path), ns)
+                })
+                .collect(),
+            uses: self.uses.clone(),
+            globs: self.globs.clone(),
+            impls: self
+                .impls
+                .iter()
+                .map(|(m, path, head)| (loc(m, path), head.clone()))
+                .collect(),
+        }
+    }
+}
+
 struct Collected {
     scopes: Vec<(Vec<String>, usize)>,
     children: Vec<(Vec<String>, String)>,
     items: Vec<(Vec<String>, String, ItemLoc, Ns)>,
     uses: Vec<(Vec<String>, String, Vec<String>)>,
     globs: Vec<(Vec<String>, Vec<String>)>,
-    impls: Vec<ItemLoc>,
+    impls: Vec<(ItemLoc, ImplHead)>,
 }
 
 fn unraw(ident: &syn::Ident) -> String {
@@ -534,39 +693,51 @@ fn unraw(ident: &syn::Ident) -> String {
     s.strip_prefix("r#").map(str::to_string).unwrap_or(s)
 }
 
-fn collect(
-    items: &[syn::Item],
-    file: usize,
-    prefix: &[usize],
-    module: &[String],
-    out: &mut Collected,
-) {
-    out.scopes.push((module.to_vec(), file));
+fn impl_head(imp: &syn::ItemImpl) -> ImplHead {
+    let trait_last = imp.trait_.as_ref().map(|(_, tr, _)| {
+        tr.segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default()
+    });
+    let self_path = match imp.self_ty.as_ref() {
+        syn::Type::Path(tp) => Some(
+            tp.path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect(),
+        ),
+        _ => None,
+    };
+    ImplHead {
+        trait_last,
+        self_path,
+    }
+}
+
+fn collect(items: &[syn::Item], prefix: &[usize], module: &[String], out: &mut FileNames) {
+    out.scopes.push(module.to_vec());
     for (i, item) in items.iter().enumerate() {
         let mut path = prefix.to_vec();
         path.push(i);
-        let loc = ItemLoc {
-            file,
-            path: path.clone(),
-            module: module.to_vec(),
-        };
-        let mut add = |name: &syn::Ident, ns: Ns| {
+        let mut add = |name: &syn::Ident, ty: bool| {
             out.items
-                .push((module.to_vec(), unraw(name), loc.clone(), ns));
+                .push((module.to_vec(), unraw(name), path.clone(), ty));
         };
         match item {
             syn::Item::Struct(s) => {
-                add(&s.ident, Ns::Type);
+                add(&s.ident, true);
                 if matches!(s.fields, syn::Fields::Unit | syn::Fields::Unnamed(_)) {
-                    add(&s.ident, Ns::Value);
+                    add(&s.ident, false);
                 }
             }
-            syn::Item::Enum(e) => add(&e.ident, Ns::Type),
-            syn::Item::Type(t) => add(&t.ident, Ns::Type),
-            syn::Item::Const(c) => add(&c.ident, Ns::Value),
-            syn::Item::Static(s) => add(&s.ident, Ns::Value),
-            syn::Item::Fn(f) => add(&f.sig.ident, Ns::Value),
-            syn::Item::Impl(_) => out.impls.push(loc),
+            syn::Item::Enum(e) => add(&e.ident, true),
+            syn::Item::Type(t) => add(&t.ident, true),
+            syn::Item::Const(c) => add(&c.ident, false),
+            syn::Item::Static(s) => add(&s.ident, false),
+            syn::Item::Fn(f) => add(&f.sig.ident, false),
+            syn::Item::Impl(imp) => out.impls.push((module.to_vec(), path, impl_head(imp))),
             syn::Item::Use(u) => flatten_use(&u.tree, &[], module, out),
             syn::Item::Mod(m) => {
                 let name = unraw(&m.ident);
@@ -574,7 +745,7 @@ fn collect(
                 if let Some((_, body)) = &m.content {
                     let mut child = module.to_vec();
                     child.push(name);
-                    collect(body, file, &path, &child, out);
+                    collect(body, &path, &child, out);
                 }
             }
             _ => {}
@@ -582,7 +753,7 @@ fn collect(
     }
 }
 
-fn flatten_use(tree: &syn::UseTree, prefix: &[String], module: &[String], out: &mut Collected) {
+fn flatten_use(tree: &syn::UseTree, prefix: &[String], module: &[String], out: &mut FileNames) {
     match tree {
         syn::UseTree::Path(p) => {
             let mut next = prefix.to_vec();

@@ -39,7 +39,7 @@ use serde_json::Value;
 pub use error::{DeriveError, SCHEMA_OVERRIDE_ATTRIBUTE, TYPE_SCHEMA_ATTRIBUTE};
 pub(crate) use files::{declared_children, is_cfg_test};
 pub use files::{module_files, ModuleFile};
-pub use index::{ItemRef, TypeIndex};
+pub use index::{FileNames, ImplHead, ItemRef, TypeIndex};
 
 /// Which side of serde a schema describes (schemars' `Contract`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
