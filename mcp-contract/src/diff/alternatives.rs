@@ -331,7 +331,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
     }
     let decls = Rc::new(level);
     for (di, d) in dominant.iter().enumerate() {
-        let mut best: Option<(usize, (usize, usize), Vec<super::Change>)> = None;
+        let mut best: Option<(usize, (usize, bool, usize), Vec<super::Change>)> = None;
         for (oi, o) in other.iter().enumerate() {
             let (old_v, new_v, new_i) = if plan.dominant_is_old {
                 (d, o, oi)
@@ -342,7 +342,9 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
             trial.pending_decls = Some(Rc::clone(&decls));
             trial.cmp(old_v, new_v, &branch_ptr(ptr, plan.kw.1, new_i), flip);
             cx.absorb(&trial);
-            let score = (trial.breaking_count(), trial.out.len());
+            // among equally good partners, one no branch took yet: an
+            // unpaired branch is reported as added or removed
+            let score = (trial.breaking_count(), other_used[oi], trial.out.len());
             if best.as_ref().is_none_or(|b| score < b.1) {
                 best = Some((oi, score, trial.out));
             }
