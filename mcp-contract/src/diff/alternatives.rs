@@ -349,6 +349,57 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
                 best = Some((oi, score, trial.out));
             }
         }
+        // no single partner holds the whole branch: maybe one per type
+        // of its values does (or it accepts nothing and needs none)
+        // (inside `not`, where an unpaired branch of the other side breaks,
+        // also when the partner differs at all)
+        let clean = |cs: &[super::Change]| {
+            cs.iter()
+                .all(|c| matches!(c.severity, Severity::Cosmetic | Severity::Behavioral))
+        };
+        if best
+            .as_ref()
+            .is_none_or(|b| b.1 .0 > 0 || (flip && !clean(&b.2)))
+        {
+            let root = if plan.dominant_is_old {
+                cx.old_root
+            } else {
+                cx.new_root
+            };
+            let pairing = |piece: &Value, oi: usize| {
+                if plan.dominant_is_old {
+                    (piece.clone(), other[oi].clone(), oi)
+                } else {
+                    (other[oi].clone(), piece.clone(), di)
+                }
+            };
+            if let Some(pieces) = by_type(root, d) {
+                let mut found: Vec<(usize, Vec<super::Change>)> = vec![];
+                let all = pieces.iter().all(|piece| {
+                    let mut hit: Option<(usize, (bool, bool, usize), Vec<super::Change>)> = None;
+                    for oi in 0..other.len() {
+                        let (old_v, new_v, new_i) = pairing(piece, oi);
+                        let mut trial = cx.trial();
+                        trial.pending_decls = Some(Rc::clone(&decls));
+                        trial.cmp(&old_v, &new_v, &branch_ptr(ptr, plan.kw.1, new_i), flip);
+                        cx.absorb(&trial);
+                        let score = (!clean(&trial.out), other_used[oi], trial.out.len());
+                        if trial.breaking_count() == 0 && hit.as_ref().is_none_or(|h| score < h.1)
+                        {
+                            hit = Some((oi, score, trial.out));
+                        }
+                    }
+                    hit.map(|(oi, _, changes)| found.push((oi, changes))).is_some()
+                });
+                if all {
+                    for (oi, changes) in found {
+                        other_used[oi] = true;
+                        cx.out.extend(changes);
+                    }
+                    continue;
+                }
+            }
+        }
         let best_other = best.as_ref().map_or(0, |b| b.0);
         let (old_i, new_i) = if plan.dominant_is_old {
             (di, best_other)
@@ -401,6 +452,48 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
     }
 }
 
+/// The JSON types a branch is split by (integers go with numbers).
+const TYPE_CLASSES: [(TypeSet, &str); 6] = [
+    (TypeSet::NULL, "null"),
+    (TypeSet::BOOLEAN, "boolean"),
+    (TypeSet::OBJECT, "object"),
+    (TypeSet::ARRAY, "array"),
+    (TypeSet::STRING, "string"),
+    (TypeSet::NUMBER, "number"),
+];
+
+/// A branch (in `root`) split by the type of its values: one piece per type
+/// it may hold, the branch with its `type` narrowed to that one (so the
+/// pieces together accept exactly what it does). Empty when it provably
+/// accepts nothing, `None` when its values have a single type.
+fn by_type(root: &Value, branch: &Value) -> Option<Vec<Value>> {
+    let reach = super::vacuous::node_types(root, branch);
+    let classes: Vec<(TypeSet, &str)> = TYPE_CLASSES
+        .into_iter()
+        .filter(|(t, _)| reach.overlaps(*t))
+        .collect();
+    if classes.len() == 1 {
+        return None;
+    }
+    let s = shape(root, branch);
+    let declared = TypeSet::from_keyword(s.get("type"));
+    Some(
+        classes
+            .into_iter()
+            .map(|(t, name)| {
+                let name = if t == TypeSet::NUMBER && !declared.contains(TypeSet::NUMBER) {
+                    "integer"
+                } else {
+                    name
+                };
+                let mut piece = s.map.clone().into_owned();
+                piece.insert("type".into(), Value::String(name.into()));
+                Value::Object(piece)
+            })
+            .collect(),
+    )
+}
+
 fn brief(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 80 {
@@ -435,10 +528,22 @@ fn same_meaning(cx: &mut Cx<'_>, old: &Value, new: &Value, ptr: &str) -> bool {
     let mut trial = cx.trial();
     trial.cmp(old, new, ptr, true);
     cx.absorb(&trial);
-    trial
-        .out
-        .iter()
-        .all(|c| matches!(c.severity, Severity::Cosmetic | Severity::Behavioral))
+    let clean = |t: &Cx<'_>| {
+        t.out
+            .iter()
+            .all(|c| matches!(c.severity, Severity::Cosmetic | Severity::Behavioral))
+    };
+    if clean(&trial) {
+        return true;
+    }
+    // else each inclusion on its own, where alternatives may be covered
+    // type by type: no breaking change as an input (old within new) and
+    // none as an output (new within old)
+    [Direction::Input, Direction::Output].into_iter().all(|dir| {
+        let mut trial = cx.trial_in(dir);
+        trial.cmp(old, new, ptr, false);
+        trial.breaking_count() == 0
+    })
 }
 
 /// Two branches are "the same branch, changed" when their types overlap.
@@ -492,7 +597,21 @@ pub(crate) fn compare_all_of_and_not(
     ptr: &str,
     flip: bool,
 ) {
-    let (ao, an) = (branches(so, "allOf"), branches(sn, "allOf"));
+    // a branch holding only keywords no value of the node is subject to
+    // (another type's) accepts every such value: it constrains nothing
+    let idle = |root: &Value, s: &Shape<'_>| {
+        let (idle, _) = super::vacuous::idle_and_empty(root, s);
+        branches(s, "allOf")
+            .into_iter()
+            .filter(|b| {
+                !shape(root, b).map.keys().all(|k| {
+                    idle.contains(&k.as_str())
+                        || crate::schema::ANNOTATION_KEYWORDS.contains(&k.as_str())
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let (ao, an) = (idle(cx.old_root, so), idle(cx.new_root, sn));
     let kept = |b: &Value, other: &[Value], old_side: bool| {
         other.iter().any(|x| {
             if old_side {

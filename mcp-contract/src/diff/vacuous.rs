@@ -108,6 +108,11 @@ fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
     out
 }
 
+/// A superset of the types of the values `node` (in `root`) accepts.
+pub(crate) fn node_types(root: &Value, node: &Value) -> TypeSet {
+    types(root, &shape(root, node), 0, &budget())
+}
+
 /// Can a value satisfy both the node `s` (in `root`) and the schema `other`
 /// (in `other_root`)? False when their types cannot meet: a `not: other`
 /// added to or removed from `s` then changes nothing.
