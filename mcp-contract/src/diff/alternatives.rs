@@ -476,6 +476,11 @@ fn by_type(root: &Value, branch: &Value) -> Option<Vec<Value>> {
         return None;
     }
     let s = shape(root, branch);
+    // a `type` said of a schema that said nothing of objects would make its
+    // keys declared ones (the input policy for objects that take any key)
+    if s.get("type").is_none() && reach.overlaps(TypeSet::OBJECT) {
+        return None;
+    }
     let declared = TypeSet::from_keyword(s.get("type"));
     Some(
         classes
