@@ -42,7 +42,8 @@ pub(crate) fn compare_alternatives(
         let olds = distributed(cx.old_root, (old, so), ko);
         let news = distributed(cx.new_root, (new, sn), kn);
         pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
-        one_of_overlap(cx, &olds, &news, (ko, kn), ptr, flip);
+        let all = (TypeSet::ALL, TypeSet::ALL);
+        one_of_overlap(cx, &olds, &news, (ko, kn), all, ptr, flip);
         return true;
     }
     // Each keyword is its own conjunct; an absent one is `[{}]`.
@@ -65,7 +66,9 @@ pub(crate) fn compare_alternatives(
         if !unchanged {
             let kws = (Some(kw), Some(kw));
             pair_alternatives(cx, &olds, &news, ptr, kws, flip);
-            one_of_overlap(cx, &olds, &news, kws, ptr, flip);
+            // the node's own `type` holds beside the alternatives
+            let node = (effective_types(so), effective_types(sn));
+            one_of_overlap(cx, &olds, &news, kws, node, ptr, flip);
         }
     }
     false
@@ -139,6 +142,7 @@ fn one_of_overlap(
     olds: &[Value],
     news: &[Value],
     kw: (Option<&str>, Option<&str>),
+    node: (TypeSet, TypeSet),
     ptr: &str,
     flip: bool,
 ) {
@@ -193,9 +197,20 @@ fn one_of_overlap(
         let reached = |i: usize, j: usize| {
             flip || super::vacuous::may_overlap(root, &bs[i], &bs[j], other_root, other)
         };
+        // only values of the node's own types meet the branches
+        let node_t = if bs_is_new { node.1 } else { node.0 };
+        let within = |i: usize, j: usize| {
+            let t = |b: &Value| super::vacuous::node_types(root, b);
+            t(&bs[i]).intersect(t(&bs[j])).overlaps(node_t)
+        };
         (0..bs.len())
             .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
-            .find(|&(i, j)| !paired_there(i, j) && !disjoint(root, &bs[i], &bs[j]) && reached(i, j))
+            .find(|&(i, j)| {
+                !paired_there(i, j)
+                    && !disjoint(root, &bs[i], &bs[j])
+                    && within(i, j)
+                    && reached(i, j)
+            })
     };
     let found = check_new
         .then(|| overlapping(cx.new_root, news, true))
