@@ -926,10 +926,15 @@ fn a_type_split_keeps_the_policy_for_objects_that_take_any_key() {
         .any(|(r, p)| *r == "input.type-narrowed" && p.ends_with("/properties/b/type")));
     // likewise beside an `anyOf` with an any-value alternative
     let old = prop(json!({"anyOf": [{}, {"type": ["null", "object"]}]}));
-    let new = prop(json!({"anyOf": [{}, {"type": ["null", "object"]}], "properties": {"b": {"type": "array"}}}));
+    let new = prop(
+        json!({"anyOf": [{}, {"type": ["null", "object"]}], "properties": {"b": {"type": "array"}}}),
+    );
     assert_eq!(
         breaking_in(old, new),
-        vec![("input.type-narrowed", "/inputSchema/properties/v/properties/b/type".to_string())]
+        vec![(
+            "input.type-narrowed",
+            "/inputSchema/properties/v/properties/b/type".to_string()
+        )]
     );
 }
 
@@ -966,10 +971,14 @@ fn one_of_branches_changed_only_where_no_value_reaches_them_do_not_overlap_anew(
         {"type": "integer", "maximum": 9},
         {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}
     ]}));
-    assert!(breaking_out(old, fires).iter().any(|(r, _)| *r == "output.constraint-changed"));
+    assert!(breaking_out(old, fires)
+        .iter()
+        .any(|(r, _)| *r == "output.constraint-changed"));
     // the node's own type: arrays never meet a string/integer branch
     let old = prop(json!({"type": "array", "oneOf": [{}, {"type": ["integer", "string"]}]}));
-    let quiet = prop(json!({"type": "array", "oneOf": [{}, {"type": ["integer", "string"], "pattern": "a"}]}));
+    let quiet = prop(
+        json!({"type": "array", "oneOf": [{}, {"type": ["integer", "string"], "pattern": "a"}]}),
+    );
     assert_eq!(breaking_in(old.clone(), quiet.clone()), vec![]);
     assert_eq!(breaking_out(old.clone(), quiet), vec![]);
     let fires = prop(json!({"type": "array", "oneOf": [{}, {"type": ["integer", "array"]}]}));
@@ -980,8 +989,10 @@ fn one_of_branches_changed_only_where_no_value_reaches_them_do_not_overlap_anew(
 fn a_not_of_types_excludes_those_types() {
     // old `v` is never a number or null: `multipleOf` constrains nothing it took
     let old = prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}}));
-    let quiet = prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}, "multipleOf": 2}));
+    let quiet =
+        prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}, "multipleOf": 2}));
     assert_eq!(breaking_in(old.clone(), quiet), vec![]);
-    let fires = prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}, "maxLength": 2}));
+    let fires =
+        prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}, "maxLength": 2}));
     assert!(!breaking_in(old, fires).is_empty());
 }

@@ -324,6 +324,9 @@ fn branch_ptr(ptr: &str, kw: Option<&str>, i: usize) -> String {
     }
 }
 
+/// A partner branch tried: its index, its score (lower is better) and the changes against it.
+type Partner<S> = (usize, S, Vec<super::Change>);
+
 fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, plan: &Plan<'_>) {
     let (dominant, other) = if plan.dominant_is_old {
         (olds, news)
@@ -346,7 +349,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
     }
     let decls = Rc::new(level);
     for (di, d) in dominant.iter().enumerate() {
-        let mut best: Option<(usize, (usize, bool, usize), Vec<super::Change>)> = None;
+        let mut best: Option<Partner<(usize, bool, usize)>> = None;
         for (oi, o) in other.iter().enumerate() {
             let (old_v, new_v, new_i) = if plan.dominant_is_old {
                 (d, o, oi)
@@ -391,20 +394,20 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
             if let Some(pieces) = by_type(root, d) {
                 let mut found: Vec<(usize, Vec<super::Change>)> = vec![];
                 let all = pieces.iter().all(|piece| {
-                    let mut hit: Option<(usize, (bool, bool, usize), Vec<super::Change>)> = None;
-                    for oi in 0..other.len() {
+                    let mut hit: Option<Partner<(bool, bool, usize)>> = None;
+                    for (oi, &used) in other_used.iter().enumerate() {
                         let (old_v, new_v, new_i) = pairing(piece, oi);
                         let mut trial = cx.trial();
                         trial.pending_decls = Some(Rc::clone(&decls));
                         trial.cmp(&old_v, &new_v, &branch_ptr(ptr, plan.kw.1, new_i), flip);
                         cx.absorb(&trial);
-                        let score = (!clean(&trial.out), other_used[oi], trial.out.len());
-                        if trial.breaking_count() == 0 && hit.as_ref().is_none_or(|h| score < h.1)
-                        {
+                        let score = (!clean(&trial.out), used, trial.out.len());
+                        if trial.breaking_count() == 0 && hit.as_ref().is_none_or(|h| score < h.1) {
                             hit = Some((oi, score, trial.out));
                         }
                     }
-                    hit.map(|(oi, _, changes)| found.push((oi, changes))).is_some()
+                    hit.map(|(oi, _, changes)| found.push((oi, changes)))
+                        .is_some()
                 });
                 if all {
                     for (oi, changes) in found {
@@ -559,11 +562,13 @@ fn same_meaning(cx: &mut Cx<'_>, old: &Value, new: &Value, ptr: &str) -> bool {
     // else each inclusion on its own, where alternatives may be covered
     // type by type: no breaking change as an input (old within new) and
     // none as an output (new within old)
-    [Direction::Input, Direction::Output].into_iter().all(|dir| {
-        let mut trial = cx.trial_in(dir);
-        trial.cmp(old, new, ptr, false);
-        trial.breaking_count() == 0
-    })
+    [Direction::Input, Direction::Output]
+        .into_iter()
+        .all(|dir| {
+            let mut trial = cx.trial_in(dir);
+            trial.cmp(old, new, ptr, false);
+            trial.breaking_count() == 0
+        })
 }
 
 /// Two branches are "the same branch, changed" when their types overlap.

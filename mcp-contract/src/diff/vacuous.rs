@@ -249,11 +249,7 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
         }
         // a oneOf of branches that say only types holds exactly for the types one of them names
         let exact: Option<Vec<TypeSet>> = (kw == "oneOf")
-            .then(|| {
-                bs.iter()
-                    .map(|b| exact_types(root, b, depth + 1))
-                    .collect()
-            })
+            .then(|| bs.iter().map(|b| exact_types(root, b, depth + 1)).collect())
             .flatten();
         if let Some(exact) = exact {
             t = t.intersect(exactly_one(&exact));

@@ -1511,8 +1511,15 @@ mod tests {
             assert_eq!(*proof, Proof::Proven, "{rule}: {w:?}");
             let w = w.as_ref().unwrap();
             let fraction = w.value["n"].is_f64();
-            assert!(fraction || w.value["n"] == json!(2147483648u64), "{rule}: {w:?}");
-            assert_eq!(fraction, rule.as_str() == "input.type-narrowed", "{rule}: {w:?}");
+            assert!(
+                fraction || w.value["n"] == json!(2147483648u64),
+                "{rule}: {w:?}"
+            );
+            assert_eq!(
+                fraction,
+                rule.as_str() == "input.type-narrowed",
+                "{rule}: {w:?}"
+            );
         }
         // a narrower width on `type: number`: the first value past it
         let p = proofs(
