@@ -885,3 +885,114 @@ fn a_map_variant_takes_every_name_its_siblings_add() {
     );
     assert!(!breaking_in(old, new).is_empty());
 }
+
+// ---- precision behind witnesses (issue 13) ---------------------------------
+// Each fix lets the engine prove a compatibility it used to report as a
+// guess; the breaking neighbour shows the same place still fires.
+
+fn prop(v: Value) -> Value {
+    json!({"type": "object", "properties": {"v": v}, "required": ["v"]})
+}
+
+#[test]
+fn a_branch_is_covered_type_by_type() {
+    // `Option<f64>` as a nullable type array against two branches whose
+    // extra keywords apply to no value they hold: each type has a partner
+    let old = prop(json!({"anyOf": [{"type": "number"}, {"type": "null"}]}));
+    let quiet = prop(json!({"anyOf": [
+        {"type": "number", "not": {"type": "boolean"}},
+        {"type": "null", "exclusiveMinimum": 3}
+    ]}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    // null lost: no partner holds it
+    let fires = prop(json!({"anyOf": [
+        {"type": "number", "not": {"type": "boolean"}},
+        {"type": "string"}
+    ]}));
+    assert!(!breaking_in(old, fires).is_empty());
+}
+
+#[test]
+fn a_type_split_keeps_the_policy_for_objects_that_take_any_key() {
+    // `{"not": ...}` says nothing of objects: it takes any key, so a
+    // property declared there constrains what callers could send
+    let old = prop(json!({"anyOf": [{"type": "string"}, {"not": {"type": "string"}}]}));
+    let new = prop(json!({"anyOf": [
+        {"type": "string"},
+        {"not": {"type": "string"}, "properties": {"b": {"type": "number"}}}
+    ]}));
+    assert!(breaking_in(old, new)
+        .iter()
+        .any(|(r, p)| *r == "input.type-narrowed" && p.ends_with("/properties/b/type")));
+    // likewise beside an `anyOf` with an any-value alternative
+    let old = prop(json!({"anyOf": [{}, {"type": ["null", "object"]}]}));
+    let new = prop(
+        json!({"anyOf": [{}, {"type": ["null", "object"]}], "properties": {"b": {"type": "array"}}}),
+    );
+    assert_eq!(
+        breaking_in(old, new),
+        vec![(
+            "input.type-narrowed",
+            "/inputSchema/properties/v/properties/b/type".to_string()
+        )]
+    );
+}
+
+#[test]
+fn an_all_of_branch_of_another_type_constrains_nothing() {
+    // `additionalProperties` distributed into integer branches
+    let old = prop(json!({"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]}));
+    let quiet = prop(json!({"additionalProperties": false, "anyOf": [
+        {"type": "integer", "minimum": 1, "properties": {"c": {"type": "object"}}},
+        {"type": "null"}
+    ]}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"maximum": 5, "anyOf": [
+        {"type": "integer", "minimum": 1, "properties": {"c": {"type": "object"}}},
+        {"type": "null"}
+    ]}));
+    assert!(!breaking_in(old, fires).is_empty());
+}
+
+#[test]
+fn one_of_branches_changed_only_where_no_value_reaches_them_do_not_overlap_anew() {
+    // equal meaning, checked inclusion by inclusion (the same two branches overlapped before)
+    let old = prop(json!({"oneOf": [
+        {"type": "integer", "maximum": 9},
+        {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]}
+    ]}));
+    let quiet = prop(json!({"oneOf": [
+        {"type": "integer", "maximum": 9},
+        {"additionalProperties": false, "anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]}
+    ]}));
+    assert_eq!(breaking_in(old.clone(), quiet.clone()), vec![]);
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"oneOf": [
+        {"type": "integer", "maximum": 9},
+        {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}
+    ]}));
+    assert!(breaking_out(old, fires)
+        .iter()
+        .any(|(r, _)| *r == "output.constraint-changed"));
+    // the node's own type: arrays never meet a string/integer branch
+    let old = prop(json!({"type": "array", "oneOf": [{}, {"type": ["integer", "string"]}]}));
+    let quiet = prop(
+        json!({"type": "array", "oneOf": [{}, {"type": ["integer", "string"], "pattern": "a"}]}),
+    );
+    assert_eq!(breaking_in(old.clone(), quiet.clone()), vec![]);
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"type": "array", "oneOf": [{}, {"type": ["integer", "array"]}]}));
+    assert!(!breaking_in(old, fires).is_empty());
+}
+
+#[test]
+fn a_not_of_types_excludes_those_types() {
+    // old `v` is never a number or null: `multipleOf` constrains nothing it took
+    let old = prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}}));
+    let quiet =
+        prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}, "multipleOf": 2}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires =
+        prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}, "maxLength": 2}));
+    assert!(!breaking_in(old, fires).is_empty());
+}

@@ -42,7 +42,8 @@ pub(crate) fn compare_alternatives(
         let olds = distributed(cx.old_root, (old, so), ko);
         let news = distributed(cx.new_root, (new, sn), kn);
         pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
-        one_of_overlap(cx, &olds, &news, (ko, kn), ptr, flip);
+        let all = (TypeSet::ALL, TypeSet::ALL);
+        one_of_overlap(cx, &olds, &news, (ko, kn), all, ptr, flip);
         return true;
     }
     // Each keyword is its own conjunct; an absent one is `[{}]`.
@@ -65,7 +66,9 @@ pub(crate) fn compare_alternatives(
         if !unchanged {
             let kws = (Some(kw), Some(kw));
             pair_alternatives(cx, &olds, &news, ptr, kws, flip);
-            one_of_overlap(cx, &olds, &news, kws, ptr, flip);
+            // the node's own `type` holds beside the alternatives
+            let node = (effective_types(so), effective_types(sn));
+            one_of_overlap(cx, &olds, &news, kws, node, ptr, flip);
         }
     }
     false
@@ -139,6 +142,7 @@ fn one_of_overlap(
     olds: &[Value],
     news: &[Value],
     kw: (Option<&str>, Option<&str>),
+    node: (TypeSet, TypeSet),
     ptr: &str,
     flip: bool,
 ) {
@@ -193,9 +197,20 @@ fn one_of_overlap(
         let reached = |i: usize, j: usize| {
             flip || super::vacuous::may_overlap(root, &bs[i], &bs[j], other_root, other)
         };
+        // only values of the node's own types meet the branches
+        let node_t = if bs_is_new { node.1 } else { node.0 };
+        let within = |i: usize, j: usize| {
+            let t = |b: &Value| super::vacuous::node_types(root, b);
+            t(&bs[i]).intersect(t(&bs[j])).overlaps(node_t)
+        };
         (0..bs.len())
             .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
-            .find(|&(i, j)| !paired_there(i, j) && !disjoint(root, &bs[i], &bs[j]) && reached(i, j))
+            .find(|&(i, j)| {
+                !paired_there(i, j)
+                    && !disjoint(root, &bs[i], &bs[j])
+                    && within(i, j)
+                    && reached(i, j)
+            })
     };
     let found = check_new
         .then(|| overlapping(cx.new_root, news, true))
@@ -309,6 +324,9 @@ fn branch_ptr(ptr: &str, kw: Option<&str>, i: usize) -> String {
     }
 }
 
+/// A partner branch tried: its index, its score (lower is better) and the changes against it.
+type Partner<S> = (usize, S, Vec<super::Change>);
+
 fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, plan: &Plan<'_>) {
     let (dominant, other) = if plan.dominant_is_old {
         (olds, news)
@@ -331,7 +349,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
     }
     let decls = Rc::new(level);
     for (di, d) in dominant.iter().enumerate() {
-        let mut best: Option<(usize, (usize, usize), Vec<super::Change>)> = None;
+        let mut best: Option<Partner<(usize, bool, usize)>> = None;
         for (oi, o) in other.iter().enumerate() {
             let (old_v, new_v, new_i) = if plan.dominant_is_old {
                 (d, o, oi)
@@ -342,9 +360,62 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
             trial.pending_decls = Some(Rc::clone(&decls));
             trial.cmp(old_v, new_v, &branch_ptr(ptr, plan.kw.1, new_i), flip);
             cx.absorb(&trial);
-            let score = (trial.breaking_count(), trial.out.len());
+            // among equally good partners, one no branch took yet: an
+            // unpaired branch is reported as added or removed
+            let score = (trial.breaking_count(), other_used[oi], trial.out.len());
             if best.as_ref().is_none_or(|b| score < b.1) {
                 best = Some((oi, score, trial.out));
+            }
+        }
+        // no single partner holds the whole branch: maybe one per type
+        // of its values does (or it accepts nothing and needs none)
+        // (inside `not`, where an unpaired branch of the other side breaks,
+        // also when the partner differs at all)
+        let clean = |cs: &[super::Change]| {
+            cs.iter()
+                .all(|c| matches!(c.severity, Severity::Cosmetic | Severity::Behavioral))
+        };
+        if best
+            .as_ref()
+            .is_none_or(|b| b.1 .0 > 0 || (flip && !clean(&b.2)))
+        {
+            let root = if plan.dominant_is_old {
+                cx.old_root
+            } else {
+                cx.new_root
+            };
+            let pairing = |piece: &Value, oi: usize| {
+                if plan.dominant_is_old {
+                    (piece.clone(), other[oi].clone(), oi)
+                } else {
+                    (other[oi].clone(), piece.clone(), di)
+                }
+            };
+            if let Some(pieces) = by_type(root, d) {
+                let mut found: Vec<(usize, Vec<super::Change>)> = vec![];
+                let all = pieces.iter().all(|piece| {
+                    let mut hit: Option<Partner<(bool, bool, usize)>> = None;
+                    for (oi, &used) in other_used.iter().enumerate() {
+                        let (old_v, new_v, new_i) = pairing(piece, oi);
+                        let mut trial = cx.trial();
+                        trial.pending_decls = Some(Rc::clone(&decls));
+                        trial.cmp(&old_v, &new_v, &branch_ptr(ptr, plan.kw.1, new_i), flip);
+                        cx.absorb(&trial);
+                        let score = (!clean(&trial.out), used, trial.out.len());
+                        if trial.breaking_count() == 0 && hit.as_ref().is_none_or(|h| score < h.1) {
+                            hit = Some((oi, score, trial.out));
+                        }
+                    }
+                    hit.map(|(oi, _, changes)| found.push((oi, changes)))
+                        .is_some()
+                });
+                if all {
+                    for (oi, changes) in found {
+                        other_used[oi] = true;
+                        cx.out.extend(changes);
+                    }
+                    continue;
+                }
             }
         }
         let best_other = best.as_ref().map_or(0, |b| b.0);
@@ -399,6 +470,53 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
     }
 }
 
+/// The JSON types a branch is split by (integers go with numbers).
+const TYPE_CLASSES: [(TypeSet, &str); 6] = [
+    (TypeSet::NULL, "null"),
+    (TypeSet::BOOLEAN, "boolean"),
+    (TypeSet::OBJECT, "object"),
+    (TypeSet::ARRAY, "array"),
+    (TypeSet::STRING, "string"),
+    (TypeSet::NUMBER, "number"),
+];
+
+/// A branch (in `root`) split by the type of its values: one piece per type
+/// it may hold, the branch with its `type` narrowed to that one (so the
+/// pieces together accept exactly what it does). Empty when it provably
+/// accepts nothing, `None` when its values have a single type.
+fn by_type(root: &Value, branch: &Value) -> Option<Vec<Value>> {
+    let reach = super::vacuous::node_types(root, branch);
+    let classes: Vec<(TypeSet, &str)> = TYPE_CLASSES
+        .into_iter()
+        .filter(|(t, _)| reach.overlaps(*t))
+        .collect();
+    if classes.len() == 1 {
+        return None;
+    }
+    let s = shape(root, branch);
+    // a `type` said of a schema that said nothing of objects would make its
+    // keys declared ones (the input policy for objects that take any key)
+    if s.get("type").is_none() && reach.overlaps(TypeSet::OBJECT) {
+        return None;
+    }
+    let declared = TypeSet::from_keyword(s.get("type"));
+    Some(
+        classes
+            .into_iter()
+            .map(|(t, name)| {
+                let name = if t == TypeSet::NUMBER && !declared.contains(TypeSet::NUMBER) {
+                    "integer"
+                } else {
+                    name
+                };
+                let mut piece = s.map.clone().into_owned();
+                piece.insert("type".into(), Value::String(name.into()));
+                Value::Object(piece)
+            })
+            .collect(),
+    )
+}
+
 fn brief(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 80 {
@@ -433,10 +551,24 @@ fn same_meaning(cx: &mut Cx<'_>, old: &Value, new: &Value, ptr: &str) -> bool {
     let mut trial = cx.trial();
     trial.cmp(old, new, ptr, true);
     cx.absorb(&trial);
-    trial
-        .out
-        .iter()
-        .all(|c| matches!(c.severity, Severity::Cosmetic | Severity::Behavioral))
+    let clean = |t: &Cx<'_>| {
+        t.out
+            .iter()
+            .all(|c| matches!(c.severity, Severity::Cosmetic | Severity::Behavioral))
+    };
+    if clean(&trial) {
+        return true;
+    }
+    // else each inclusion on its own, where alternatives may be covered
+    // type by type: no breaking change as an input (old within new) and
+    // none as an output (new within old)
+    [Direction::Input, Direction::Output]
+        .into_iter()
+        .all(|dir| {
+            let mut trial = cx.trial_in(dir);
+            trial.cmp(old, new, ptr, false);
+            trial.breaking_count() == 0
+        })
 }
 
 /// Two branches are "the same branch, changed" when their types overlap.
@@ -490,7 +622,21 @@ pub(crate) fn compare_all_of_and_not(
     ptr: &str,
     flip: bool,
 ) {
-    let (ao, an) = (branches(so, "allOf"), branches(sn, "allOf"));
+    // a branch holding only keywords no value of the node is subject to
+    // (another type's) accepts every such value: it constrains nothing
+    let idle = |root: &Value, s: &Shape<'_>| {
+        let (idle, _) = super::vacuous::idle_and_empty(root, s);
+        branches(s, "allOf")
+            .into_iter()
+            .filter(|b| {
+                !shape(root, b).map.keys().all(|k| {
+                    idle.contains(&k.as_str())
+                        || crate::schema::ANNOTATION_KEYWORDS.contains(&k.as_str())
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let (ao, an) = (idle(cx.old_root, so), idle(cx.new_root, sn));
     let kept = |b: &Value, other: &[Value], old_side: bool| {
         other.iter().any(|x| {
             if old_side {

@@ -90,7 +90,8 @@ fn rest_spares_applied(s: &Shape<'_>) -> bool {
 /// Does the old object take keys it does not name, with any value: a map
 /// whose `additionalProperties` is said to be `true` (or `{}`), or a schema
 /// that says nothing of objects at all (`{}`, what schemars writes for a
-/// JSON value)? An object described by `type`, `properties` or `required`
+/// JSON value, alone or as an `anyOf` alternative)? An object described
+/// by `type`, `properties` or `required`
 /// declares its keys: callers send those (the input policy).
 fn takes_any_keys(s: &Shape<'_>) -> bool {
     let explicit_any =
@@ -98,8 +99,14 @@ fn takes_any_keys(s: &Shape<'_>) -> bool {
     if s.get("additionalProperties").is_some_and(explicit_any) {
         return true;
     }
-    // anything that describes objects (or may, through alternatives or a
-    // reference) makes the keys declared ones
+    // alternatives one of which takes anything (`anyOf: [{}, ...]`) took
+    // any key with any value too
+    let any_branch = s
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .is_some_and(|bs| bs.iter().any(explicit_any));
+    // anything else that describes objects (or may, through alternatives
+    // or a reference) makes the keys declared ones
     let describes = [
         "properties",
         "patternProperties",
@@ -111,7 +118,9 @@ fn takes_any_keys(s: &Shape<'_>) -> bool {
         "$ref",
         "additionalProperties",
     ];
-    !describes.iter().any(|k| s.get(k).is_some())
+    !describes
+        .iter()
+        .any(|k| s.get(k).is_some() && !(any_branch && *k == "anyOf"))
 }
 
 fn rest_keyword(s: &Shape<'_>) -> Option<&'static str> {

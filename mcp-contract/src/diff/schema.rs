@@ -242,6 +242,20 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// A throw-away comparator over the same roots judging as `dir`: its
+    /// own memo and recursion stack (both hold verdicts of one direction),
+    /// the same work budget.
+    pub fn trial_in(&self, dir: Direction) -> Cx<'a> {
+        let mut t = self.trial();
+        if dir != self.dir {
+            t.dir = dir;
+            t.done = Rc::default();
+            t.stack = vec![];
+            t.open_floor = usize::MAX;
+        }
+        t
+    }
+
     /// Takes `n` from the work budget; false (and the budget spent) when it
     /// does not hold that much.
     fn charge(&self, n: usize) -> bool {

@@ -108,6 +108,11 @@ fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
     out
 }
 
+/// A superset of the types of the values `node` (in `root`) accepts.
+pub(crate) fn node_types(root: &Value, node: &Value) -> TypeSet {
+    types(root, &shape(root, node), 0, &budget())
+}
+
 /// Can a value satisfy both the node `s` (in `root`) and the schema `other`
 /// (in `other_root`)? False when their types cannot meet: a `not: other`
 /// added to or removed from `s` then changes nothing.
@@ -221,6 +226,10 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
             return TypeSet::NONE;
         }
     }
+    // `not` of a schema that says only types excludes exactly those
+    if let Some(x) = s.get("not").and_then(|n| exact_types(root, n, depth + 1)) {
+        t = t.minus(x);
+    }
     t = t.minus(empty_by_bounds(root, s, depth, left));
     let branches = |kw: &str| -> Vec<&Value> {
         s.get(kw)
@@ -238,12 +247,76 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
         if bs.is_empty() || s.get(kw).and_then(Value::as_array).map_or(0, Vec::len) > MAX_BRANCHES {
             continue;
         }
+        // a oneOf of branches that say only types holds exactly for the types one of them names
+        let exact: Option<Vec<TypeSet>> = (kw == "oneOf")
+            .then(|| bs.iter().map(|b| exact_types(root, b, depth + 1)).collect())
+            .flatten();
+        if let Some(exact) = exact {
+            t = t.intersect(exactly_one(&exact));
+            continue;
+        }
         let some = bs.into_iter().fold(TypeSet::NONE, |acc, b| {
             acc.union(types(root, &shape(root, b), depth + 1, left))
         });
         t = t.intersect(some);
     }
     t
+}
+
+/// The single JSON kinds a [`TypeSet`] is made of.
+const KINDS: [TypeSet; 7] = [
+    TypeSet::NULL,
+    TypeSet::BOOLEAN,
+    TypeSet::OBJECT,
+    TypeSet::ARRAY,
+    TypeSet::STRING,
+    TypeSet::INTEGER,
+    TypeSet::FRACTION,
+];
+
+/// The kinds exactly one of `sets` holds.
+fn exactly_one(sets: &[TypeSet]) -> TypeSet {
+    KINDS
+        .into_iter()
+        .filter(|k| sets.iter().filter(|s| s.contains(*k)).count() == 1)
+        .fold(TypeSet::NONE, TypeSet::union)
+}
+
+/// The types a schema that says nothing but types accepts, exactly: `{}`,
+/// `type`, and `not`/`anyOf`/`oneOf`/`allOf` of such schemas (annotations
+/// aside). `None` when the schema says anything else.
+fn exact_types(root: &Value, v: &Value, depth: usize) -> Option<TypeSet> {
+    if depth >= MAX_DEPTH {
+        return None;
+    }
+    let s = shape(root, v);
+    if s.truncated {
+        return None;
+    }
+    let branches = |b: &Value| -> Option<Vec<TypeSet>> {
+        let bs = b.as_array()?;
+        if bs.len() > MAX_BRANCHES {
+            return None;
+        }
+        bs.iter().map(|b| exact_types(root, b, depth + 1)).collect()
+    };
+    let mut t = TypeSet::ALL;
+    for (k, val) in s.map.iter() {
+        t = match k.as_str() {
+            k if crate::schema::ANNOTATION_KEYWORDS.contains(&k) => t,
+            "type" => t.intersect(TypeSet::from_keyword(Some(val))),
+            "not" => t.minus(exact_types(root, val, depth + 1)?),
+            "anyOf" => t.intersect(
+                branches(val)?
+                    .into_iter()
+                    .fold(TypeSet::NONE, TypeSet::union),
+            ),
+            "allOf" => branches(val)?.into_iter().fold(t, TypeSet::intersect),
+            "oneOf" => t.intersect(exactly_one(&branches(val)?)),
+            _ => return None,
+        };
+    }
+    Some(t)
 }
 
 #[cfg(test)]

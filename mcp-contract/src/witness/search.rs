@@ -20,6 +20,7 @@ use super::{Proof, Witness, WitnessKind};
 use crate::diff::{Change, DiffReport};
 use crate::model::{Surface, Tool};
 use crate::rules::Severity;
+use crate::schema::numeric::{self, Bound, Num};
 
 /// Bounds of the search.
 #[derive(Debug, Clone)]
@@ -743,22 +744,54 @@ fn attributable(site: &Site, pointer: &[String], eval: &str) -> bool {
     false
 }
 
-/// Integer ranges of the node's `format` on the source and the other side, and the format names.
-type IntWidths = ((i128, i128), (i128, i128), String, String);
+/// The serde integer widths (`format: int32`, ...; see
+/// [`crate::schema::numeric::format_range`]) of the node on the source and
+/// the other side, with the format names (`none` where there is none).
+struct IntWidths {
+    src: Option<(Bound, Bound)>,
+    other: Option<(Bound, Bound)>,
+    src_name: String,
+    other_name: String,
+}
 
-/// Integer range of a serde integer `format` (schemars spellings).
-fn int_range(f: &str) -> Option<(i128, i128)> {
-    Some(match f {
-        "int8" => (i8::MIN as i128, i8::MAX as i128),
-        "int16" => (i16::MIN as i128, i16::MAX as i128),
-        "int32" => (i32::MIN as i128, i32::MAX as i128),
-        "int64" | "int" => (i64::MIN as i128, i64::MAX as i128),
-        "uint8" => (0, u8::MAX as i128),
-        "uint16" => (0, u16::MAX as i128),
-        "uint32" => (0, u32::MAX as i128),
-        "uint64" | "uint" => (0, u64::MAX as i128),
-        _ => return None,
-    })
+/// The range of an integer `format` (`None` for any other format).
+fn int_width(format: &str) -> Option<(Bound, Bound)> {
+    if numeric::is_integer_format(format) {
+        numeric::format_range(format)
+    } else {
+        None
+    }
+}
+
+/// Does serde deserialize `n` into the integer type of `width`? An integer
+/// within the range; never a fraction (nor `2.0`: serde_json reads it as a float).
+fn serde_admits(width: Option<&(Bound, Bound)>, n: &serde_json::Number) -> bool {
+    let Some((lo, hi)) = width else { return true };
+    let v = Num::from_number(n);
+    if !matches!(v, Num::Int(_)) {
+        return false;
+    }
+    let above = |b: &Bound| match v.total_cmp(&b.value) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Equal => !b.exclusive,
+        std::cmp::Ordering::Less => false,
+    };
+    let below = |b: &Bound| match v.total_cmp(&b.value) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Equal => !b.exclusive,
+        std::cmp::Ordering::Greater => false,
+    };
+    above(lo) && below(hi)
+}
+
+/// An integer bound as a JSON number, when it is one.
+fn bound_value(b: &Bound, step: i128) -> Option<Value> {
+    let Num::Int(i) = b.value else { return None };
+    let i = i.checked_add(step)?;
+    i64::try_from(i)
+        .map(|i| json!(i))
+        .or_else(|_| u64::try_from(i).map(|u| json!(u)))
+        .ok()
 }
 
 impl Search<'_> {
@@ -816,11 +849,8 @@ impl Search<'_> {
             .as_ref()
     }
 
-    /// Integer formats of the node on the source and the other side.
+    /// Integer widths of the node on the source and the other side, when either has one.
     fn int_formats(&self) -> Option<IntWidths> {
-        if self.site.keyword.as_deref() != Some("format") {
-            return None;
-        }
         let fmt = |root: &Value| -> Option<String> {
             candidates::nodes_at(root, &self.site.steps)
                 .into_iter()
@@ -831,19 +861,18 @@ impl Search<'_> {
                         .map(String::from)
                 })
         };
-        let all = (i128::MIN, i128::MAX);
         let (fs, fo) = (fmt(self.src().0), fmt(self.other().0));
-        let rs = fs.as_deref().and_then(int_range);
-        let ro = fo.as_deref().and_then(int_range);
-        if rs.is_none() && ro.is_none() {
+        let src = fs.as_deref().and_then(int_width);
+        let other = fo.as_deref().and_then(int_width);
+        if src.is_none() && other.is_none() {
             return None;
         }
-        Some((
-            rs.unwrap_or(all),
-            ro.unwrap_or(all),
-            fs.unwrap_or_else(|| "none".into()),
-            fo.unwrap_or_else(|| "none".into()),
-        ))
+        Some(IntWidths {
+            src,
+            other,
+            src_name: fs.unwrap_or_else(|| "none".into()),
+            other_name: fo.unwrap_or_else(|| "none".into()),
+        })
     }
 
     /// Checks one instance: a hit when the source side accepts it and the other rejects it.
@@ -958,18 +987,21 @@ impl Search<'_> {
             });
         }
         // integer widths: the validator does not know serde's ranges
-        if let Some((rs, ro, fs, fo)) = ints {
+        if let Some(w) = ints {
             let mut node = inst.clone();
-            let v = pointer_mut(&mut node, at)?
-                .as_i64()
-                .map(i128::from)
-                .or_else(|| pointer_mut(&mut node, at)?.as_u64().map(i128::from))?;
-            if v >= rs.0 && v <= rs.1 && (v < ro.0 || v > ro.1) {
-                let (was, now) = if self.input { (fs, fo) } else { (fo, fs) };
-                let detail = if self.input {
-                    format!("{v} is outside `format: {now}` (was `{was}`): deserializing it into the new integer type fails")
+            let Value::Number(n) = pointer_mut(&mut node, at)? else {
+                return None;
+            };
+            if serde_admits(w.src.as_ref(), n) && !serde_admits(w.other.as_ref(), n) {
+                let (was, now) = if self.input {
+                    (&w.src_name, &w.other_name)
                 } else {
-                    format!("{v} is outside `format: {was}` (now `{now}`): old clients deserializing into the old integer type fail")
+                    (&w.other_name, &w.src_name)
+                };
+                let detail = if self.input {
+                    format!("{n} is outside `format: {now}` (was `{was}`): deserializing it into the new integer type fails")
+                } else {
+                    format!("{n} is outside `format: {was}` (now `{now}`): old clients deserializing into the old integer type fail")
                 };
                 return Some(Hit {
                     inst: inst.clone(),
@@ -1081,15 +1113,23 @@ impl Search<'_> {
         };
         let ints = self.int_formats();
         let mut cands = candidates::focused(&focus);
-        if let Some(((slo, shi), (olo, ohi), _, _)) = &ints {
+        if let Some(w) = &ints {
+            // the boundary values serde rejects on the other side (and
+            // accepts on the source side), and a fraction
             let mut bounds: Vec<Value> = vec![];
-            for b in [*ohi + 1, *olo - 1, *slo, *shi] {
-                if let Ok(i) = i64::try_from(b) {
-                    bounds.push(json!(i));
-                } else if let Ok(u) = u64::try_from(b) {
-                    bounds.push(json!(u));
-                }
+            // (a type verdict is about the fraction)
+            if self.site.keyword.as_deref() == Some("type") {
+                bounds.push(json!(0.5));
             }
+            if let Some((lo, hi)) = &w.other {
+                bounds.extend(bound_value(hi, 1));
+                bounds.extend(bound_value(lo, -1));
+            }
+            if let Some((lo, hi)) = &w.src {
+                bounds.extend(bound_value(lo, 0));
+                bounds.extend(bound_value(hi, 0));
+            }
+            bounds.push(json!(0.5));
             bounds.extend(cands);
             cands = bounds;
         }
@@ -1456,6 +1496,44 @@ mod tests {
         assert_eq!(changes[0].proof, Some(Proof::Proven));
         assert_eq!(w.value, json!({"n": 32768}), "{w:?}");
         assert!(w.detail.contains("int16"), "{w:?}");
+    }
+
+    #[test]
+    fn serde_widths_prove_verdicts_the_validator_cannot() {
+        let prop = |n: Value| json!({"type": "object", "properties": {"n": n}, "required": ["n"]});
+        // an integer width on `type: number`: serde rejects any fraction
+        let p = proofs(
+            prop(json!({"type": "number"})),
+            prop(json!({"type": "number", "format": "int32"})),
+        );
+        assert!(!p.is_empty(), "the engine reports the narrowing");
+        for (rule, w, proof) in &p {
+            assert_eq!(*proof, Proof::Proven, "{rule}: {w:?}");
+            let w = w.as_ref().unwrap();
+            let fraction = w.value["n"].is_f64();
+            assert!(
+                fraction || w.value["n"] == json!(2147483648u64),
+                "{rule}: {w:?}"
+            );
+            assert_eq!(
+                fraction,
+                rule.as_str() == "input.type-narrowed",
+                "{rule}: {w:?}"
+            );
+        }
+        // a narrower width on `type: number`: the first value past it
+        let p = proofs(
+            prop(json!({"type": "number", "format": "uint16"})),
+            prop(json!({"type": "number", "format": "uint8"})),
+        );
+        assert!(!p.is_empty(), "the engine reports the narrowing");
+        for (rule, w, proof) in &p {
+            assert_eq!(*proof, Proof::Proven, "{rule}: {w:?}");
+            assert_eq!(w.as_ref().unwrap().value, json!({"n": 256}), "{rule}");
+        }
+        // the same width on both sides: nothing to prove, nothing reported
+        let same = prop(json!({"type": "integer", "format": "uint8"}));
+        assert!(proofs(same.clone(), same).is_empty());
     }
 
     #[test]
