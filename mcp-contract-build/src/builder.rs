@@ -18,6 +18,8 @@ use crate::mode::{decide, Decision, Mode};
 use crate::outputs::{self, LockOutcome};
 use crate::surface::add_tools_cached;
 
+mod rederive;
+
 /// Configures and runs the snapshot (cbindgen style):
 ///
 /// ```no_run
@@ -218,6 +220,9 @@ impl Builder {
                 affected: Vec::new(),
                 spliced: false,
             });
+        }
+        if let Some(built) = self.try_rederive(&setup)? {
+            return Ok(built);
         }
         self.generate_from(setup).map(|s| Built {
             outcome: s.outcome,
@@ -533,20 +538,19 @@ impl Builder {
         // may tie tools together) and for tools-only surfaces: every tool
         // taken from the cache is the cached one, and every tool derived
         // again equals its cached file.
+        // Every tool is an `#[mcp_contract::tool]` of a root cached item by
+        // item (no rmcp tools, no other crates' types), and nothing ties
+        // tools together: the output is a function of the tools, tool by tool.
+        let tool_wise = tools_only
+            && new_roots.iter().all(|r| !r.whole)
+            && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len()
+            && record.entries.is_empty()
+            && surface == derived;
         if let (Some(index), Some(out)) = (&cached, out_dir) {
-            // Every tool is an `#[mcp_contract::tool]` of a root cached item
-            // by item (no rmcp tools, no other crates' types).
-            let covered = new_roots.iter().all(|r| !r.whole)
-                && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len();
             // Comparing reads each affected tool's cached file: past a few,
             // rendering is cheaper than finding out that it was not needed.
             let few = affected.len() <= MAX_COMPARED;
-            let by_tool = tools_only
-                && covered
-                && few
-                && record.entries.is_empty()
-                && surface == derived
-                && cache::output_stamps(out) == index.outputs;
+            let by_tool = tool_wise && few && cache::output_stamps(out) == index.outputs;
             let same = by_tool && same_tools(index, &new_roots, out, &derived);
             let mut updated = index.clone();
             let outcome = match decision.mode {
@@ -596,15 +600,13 @@ impl Builder {
                     LockOutcome::Written(patched.changes)
                 };
                 self.print_after_sync(&setup, &outcome);
-                save_cache(
-                    out,
-                    cache_key,
-                    new_roots,
-                    &derived,
-                    &patched.lockfile,
-                    &outcome,
+                let saved = Saved {
+                    lockfile: &patched.lockfile,
+                    outcome: &outcome,
                     lock_path,
-                );
+                    by_tool: tool_wise,
+                };
+                save_cache(out, cache_key, new_roots, &derived, saved);
                 return Ok(Snapshot {
                     surface,
                     lockfile: lock_path.clone(),
@@ -634,15 +636,13 @@ impl Builder {
         }
         self.print_after_sync(&setup, &outcome);
         if let Some(out) = out_dir {
-            save_cache(
-                out,
-                cache_key,
-                new_roots,
-                &derived,
-                &rendered.text,
-                &outcome,
+            let saved = Saved {
+                lockfile: &rendered.text,
+                outcome: &outcome,
                 lock_path,
-            );
+                by_tool: tool_wise,
+            };
+            save_cache(out, cache_key, new_roots, &derived, saved);
         }
         Ok(Snapshot {
             surface,
@@ -823,19 +823,26 @@ fn lockfile_holds(
     }
 }
 
+/// What a run that wrote its outputs tells the cache about them.
+struct Saved<'a> {
+    /// The lockfile text rendered.
+    lockfile: &'a str,
+    outcome: &'a LockOutcome,
+    lock_path: &'a Path,
+    /// See [`cache::BuildCache::by_tool`].
+    by_tool: bool,
+}
+
 /// Writes the cache index for a run that wrote its outputs (the lockfile
 /// text `lockfile`): every tool derived again gets its file, and a tool
 /// whose file could not be written is not cached. Without a key (the cache
 /// is off) nothing is written.
-#[allow(clippy::too_many_arguments)]
 fn save_cache(
     out: &Path,
     key: &Option<String>,
     roots: Vec<cache::RootCache>,
     derived: &Surface,
-    lockfile: &str,
-    outcome: &LockOutcome,
-    lock_path: &Path,
+    saved: Saved,
 ) {
     let Some(key) = key else {
         return;
@@ -844,11 +851,12 @@ fn save_cache(
         key: key.clone(),
         roots,
         outputs: cache::output_stamps(out),
-        lockfile: cache::content_hash(lockfile.as_bytes()),
-        lockfile_stamp: match outcome {
+        lockfile: cache::content_hash(saved.lockfile.as_bytes()),
+        lockfile_stamp: match saved.outcome {
             LockOutcome::Skipped => cache::Stamp::default(),
-            _ => cache::Stamp::of(lock_path).unwrap_or_default(),
+            _ => cache::Stamp::of(saved.lock_path).unwrap_or_default(),
         },
+        by_tool: saved.by_tool,
     };
     for (i, root) in index.roots.iter_mut().enumerate() {
         let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
@@ -980,6 +988,9 @@ fn root_cache(
                 stamp,
                 facts,
                 children,
+                names: (n < walked && !whole)
+                    .then(|| index.names_of(n).cloned())
+                    .flatten(),
             }
         })
         .collect();

@@ -43,12 +43,14 @@ pub fn add_tools_cached(
         let derived = add_tool(surface, seen, index, found);
         let mut deps = index.take_touched();
         derived?;
-        if let Some(own) = index.type_loc(&found.module, &def.ident.to_string()) {
-            deps.insert(own);
+        let at = index.type_loc(&found.module, &def.ident.to_string());
+        if let Some(own) = &at {
+            deps.insert(own.clone());
         }
         // An affected tool gets its file (and `hash`) after the run.
         record.push(CachedTool {
             name: def.name.clone(),
+            at: at.unwrap_or_default(),
             hash: cached.unwrap_or_default().to_string(),
             deps: deps.into_iter().collect(),
         });

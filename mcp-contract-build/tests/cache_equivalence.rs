@@ -206,6 +206,7 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     let field = c.both("field rename");
     assert_eq!(names(&field), ["search"]);
     assert!(field.spliced, "a field rename rendered every tool");
+    assert!(!field.full, "a field rename parsed and derived every tool");
     assert!(lock().contains("search_text"));
 
     // The doc comment of another tool: only that tool.
@@ -216,14 +217,14 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     );
     let doc = c.both("tool doc");
     assert_eq!(names(&doc), ["fetch"]);
-    assert!(doc.spliced, "a doc edit rendered every tool");
+    assert!(doc.spliced && !doc.full, "a doc edit rendered every tool");
     assert!(lock().contains("Fetches exactly one thing."));
 
     // A doc comment on a type one tool reaches (another file): that tool.
     c.edit("src/shared.rs", "/// Lowest.", "/// Lowest accepted.");
     let reached = c.both("reached type doc");
     assert_eq!(names(&reached), ["search"]);
-    assert!(reached.spliced);
+    assert!(reached.spliced && !reached.full);
     assert!(lock().contains("Lowest accepted."));
 
     // The body of a function a derivation evaluates (a serde default) is
@@ -232,6 +233,45 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     let default = c.both("default fn body");
     assert_eq!(names(&default), ["search"]);
     assert!(lock().contains("\"default\": 20"));
+    assert!(default.spliced && !default.full);
+
+    // A type with a hand-written `Default` in another file (a new item:
+    // the structure changed, so the full step)...
+    c.edit(
+        "src/shared.rs",
+        "pub struct Filter {",
+        "pub struct Window {\n    pub days: u32,\n}\n\nimpl Default for Window {\n    fn default() -> Self {\n        Window { days: 7 }\n    }\n}\n\npub struct Filter {",
+    );
+    let window = c.both("new type");
+    assert!(window.full);
+    // ...then a field of that type, defaulted: only the edited file is
+    // parsed again; the other is read through the cached names, its impl
+    // found by its cached header.
+    c.edit(
+        "src/tools/a.rs",
+        "    pub filter: Filter,\n",
+        "    pub filter: Filter,\n    #[serde(default)]\n    pub window: crate::shared::Window,\n",
+    );
+    let field_of_other_file = c.both("field of a type in another file");
+    assert!(field_of_other_file.spliced && !field_of_other_file.full);
+    assert_eq!(names(&field_of_other_file), ["search"]);
+    assert!(lock().contains("\"days\"") && lock().contains("\"window\""));
+
+    // A tool renamed in its attribute: not spliced (the old name's entry
+    // would stay), the full step renames it.
+    c.edit("src/tools/b.rs", "name = \"fetch\"", "name = \"fetch_one\"");
+    let renamed = c.both("tool renamed");
+    assert!(renamed.full && !renamed.spliced);
+    assert!(lock().contains("\"fetch_one\"") && !lock().contains("\"fetch\""));
+    c.edit("src/tools/b.rs", "name = \"fetch_one\"", "name = \"fetch\"");
+    c.both("tool renamed back");
+    c.edit(
+        "src/tools/a.rs",
+        "    #[serde(default)]\n    pub window: crate::shared::Window,\n",
+        "",
+    );
+    let field_removed = c.both("field removed");
+    assert!(field_removed.spliced && !field_removed.full);
 
     // A new tool in a new file.
     c.write(

@@ -2,20 +2,51 @@
 //! file but parsing only those whose bytes changed, and decides whether the
 //! last run's output still holds. It does when every changed file keeps its
 //! structure and module declarations, finds no rmcp tool or prompt, and no
-//! tool's derivation read one of its changed items.
+//! tool's derivation read one of its changed items. When some did, the
+//! same walk tells which items changed, so only those tools are derived
+//! again (the builder's re-derivation path).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::{changed_items, content_hash, facts, RootCache, Stamp};
+use super::{changed_items, content_hash, facts, ItemRef, RootCache, Stamp};
 use crate::derive::declared_children;
+
+/// What walking a cached crate's module tree again found, when every file
+/// kept its structure and module declarations.
+pub struct Walked {
+    /// The cached root with new stamps and facts for the changed files.
+    pub root: RootCache,
+    /// The absolute paths of every file read.
+    pub sources: Vec<PathBuf>,
+    /// Every item whose hash changed.
+    pub changed: BTreeSet<ItemRef>,
+    /// The files whose bytes changed, parsed, by file index.
+    pub parsed: BTreeMap<usize, syn::File>,
+}
 
 /// `cached` brought up to date (new facts for the changed files), and the
 /// absolute paths of every file read, when the last output still holds for
 /// this root; `None` when the full step must run.
 pub fn unchanged(cached: &RootCache, manifest_dir: &Path) -> Option<(RootCache, Vec<PathBuf>)> {
+    let walked = walk(cached, manifest_dir)?;
+    if cached
+        .tools
+        .iter()
+        .any(|t| t.deps.iter().any(|d| walked.changed.contains(d)))
+    {
+        return None;
+    }
+    Some((walked.root, walked.sources))
+}
+
+/// Walks `cached`'s module tree again (see [`Walked`]); `None` when a
+/// file's structure or module declarations changed, a changed file has an
+/// rmcp tool or prompt, or a file of another crate the derivation read changed.
+pub fn walk(cached: &RootCache, manifest_dir: &Path) -> Option<Walked> {
     let mut updated = cached.clone();
     let mut changed = BTreeSet::new();
+    let mut parsed = BTreeMap::new();
     let mut pending = vec![(manifest_dir.join(&cached.root), Vec::<String>::new())];
     let mut n = 0;
     while let Some((path, module)) = pending.pop() {
@@ -54,16 +85,16 @@ pub fn unchanged(cached: &RootCache, manifest_dir: &Path) -> Option<(RootCache, 
                 return None;
             }
             let text = String::from_utf8(bytes).ok()?;
-            let parsed = syn::parse_file(&text).ok()?;
-            let new = facts(hash, &parsed);
+            let tree = syn::parse_file(&text).ok()?;
+            let new = facts(hash, &tree);
             if new.structure != file.facts.structure {
                 return None;
             }
-            let children = declared_children(manifest_dir, &path, &module, &parsed).ok()?;
+            let children = declared_children(manifest_dir, &path, &module, &tree).ok()?;
             if children != file.children {
                 return None;
             }
-            let one = [(display, parsed, module)];
+            let one = [(display, tree, module)];
             if !crate::rmcp::find_rmcp_tools(&one).ok()?.is_empty()
                 || !crate::rmcp::find_rmcp_prompts(&one).ok()?.is_empty()
             {
@@ -71,6 +102,8 @@ pub fn unchanged(cached: &RootCache, manifest_dir: &Path) -> Option<(RootCache, 
             }
             changed_items(n, &file.facts, &new, &mut changed);
             updated.files[n].facts = new;
+            let [(_, tree, _)] = one;
+            parsed.insert(n, tree);
             children
         };
         n += 1;
@@ -88,17 +121,15 @@ pub fn unchanged(cached: &RootCache, manifest_dir: &Path) -> Option<(RootCache, 
             return None;
         }
     }
-    if cached
-        .tools
-        .iter()
-        .any(|t| t.deps.iter().any(|d| changed.contains(d)))
-    {
-        return None;
-    }
     let sources = cached
         .files
         .iter()
         .map(|f| manifest_dir.join(&f.path))
         .collect();
-    Some((updated, sources))
+    Some(Walked {
+        root: updated,
+        sources,
+        changed,
+        parsed,
+    })
 }

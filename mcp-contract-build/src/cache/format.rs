@@ -11,6 +11,8 @@ use std::path::Path;
 use mcp_contract::Tool;
 use serde_json::{json, Map, Value};
 
+use crate::derive::{FileNames, ImplHead};
+
 use super::{
     content_hash, BuildCache, CachedFile, CachedTool, FileFacts, OutputStamp, RootCache, Stamp,
     FORMAT, INDEX_FILE,
@@ -124,6 +126,7 @@ fn encode_index(c: &BuildCache) -> Option<String> {
     let l = &c.lockfile_stamp;
     let _ = writeln!(out, "key\t{}", &c.key);
     let _ = writeln!(out, "lockfile\t{}\t{}\t{}", &c.lockfile, l.len, l.mtime);
+    let _ = writeln!(out, "bytool\t{}", u8::from(c.by_tool));
     for o in &c.outputs {
         let _ = writeln!(out, "out\t{}\t{}\t{}", o.len, o.mtime, text(&o.path)?);
     }
@@ -159,6 +162,9 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                     text(&p.to_string_lossy())?
                 );
             }
+            if let Some(names) = f.names.as_ref().and_then(encode_names) {
+                out.push_str(&names);
+            }
         }
         for t in &r.tools {
             let deps: Vec<String> = t
@@ -168,14 +174,104 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                 .collect();
             let _ = writeln!(
                 out,
-                "tool\t{}\t{}\t{}",
+                "tool\t{}\t{}\t{}:{}\t{}",
                 text(&t.name)?,
                 &t.hash,
+                t.at.0,
+                dotted(&t.at.1),
                 deps.join(" ")
             );
         }
     }
     Some(out)
+}
+
+/// A file's [`FileNames`] as lines (`names` first, so a file with none
+/// still has them); `None` when a module or name cannot be written on a line.
+fn encode_names(n: &FileNames) -> Option<String> {
+    use std::fmt::Write;
+    let segs = |m: &[String]| -> Option<String> {
+        let bad = m
+            .iter()
+            .any(|s| s.is_empty() || s.contains(':') || text(s).is_none());
+        (!bad).then(|| module_text(m))
+    };
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    let mut out = String::from("names\n");
+    for m in &n.scopes {
+        let _ = writeln!(out, "scope\t{}", segs(m)?);
+    }
+    for (m, name) in &n.children {
+        let _ = writeln!(out, "sub\t{}\t{}", segs(m)?, segs(std::slice::from_ref(name))?);
+    }
+    for (m, name, path, ty) in &n.items {
+        let ns = if *ty { "T" } else { "V" };
+        let name = segs(std::slice::from_ref(name))?;
+        let _ = writeln!(out, "name\t{ns}\t{}\t{}\t{name}", dotted(path), segs(m)?);
+    }
+    for (m, name, path) in &n.uses {
+        let name = segs(std::slice::from_ref(name))?;
+        let _ = writeln!(out, "use\t{}\t{name}\t{}", segs(m)?, segs(path)?);
+    }
+    for (m, path) in &n.globs {
+        let _ = writeln!(out, "glob\t{}\t{}", segs(m)?, segs(path)?);
+    }
+    for (m, path, head) in &n.impls {
+        let tr = match &head.trait_last {
+            Some(t) => Some(segs(std::slice::from_ref(t))?),
+            None => None,
+        };
+        let ty = match &head.self_path {
+            Some(p) if !p.is_empty() => Some(segs(p)?),
+            Some(_) => return None,
+            None => None,
+        };
+        let _ = writeln!(
+            out,
+            "impl\t{}\t{}\t{}\t{}",
+            dotted(path),
+            segs(m)?,
+            opt(tr),
+            opt(ty)
+        );
+    }
+    Some(out)
+}
+
+/// One line of [`encode_names`] (its kind and fields) into `names`.
+fn decode_names(kind: &str, f: &[&str], names: &mut FileNames) -> Option<()> {
+    let opt = |s: &str| (s != "-").then(|| s.to_string());
+    match (kind, f) {
+        ("names", []) => {}
+        ("scope", [m]) => names.scopes.push(module_of(m)),
+        ("sub", [m, name]) => names.children.push((module_of(m), name.to_string())),
+        ("name", [ns, path, m, name]) => {
+            let ty = match *ns {
+                "T" => true,
+                "V" => false,
+                _ => return None,
+            };
+            names
+                .items
+                .push((module_of(m), name.to_string(), undotted(path)?, ty));
+        }
+        ("use", [m, name, path]) => {
+            names
+                .uses
+                .push((module_of(m), name.to_string(), module_of(path)))
+        }
+        ("glob", [m, path]) => names.globs.push((module_of(m), module_of(path))),
+        ("impl", [path, m, tr, ty]) => names.impls.push((
+            module_of(m),
+            undotted(path)?,
+            ImplHead {
+                trait_last: opt(tr),
+                self_path: opt(ty).map(|t| module_of(&t)),
+            },
+        )),
+        _ => return None,
+    }
+    Some(())
 }
 
 fn decode_index(body: &str) -> Option<BuildCache> {
@@ -185,6 +281,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
         outputs: Vec::new(),
         lockfile: String::new(),
         lockfile_stamp: Stamp::default(),
+        by_tool: false,
     };
     for line in body.lines() {
         let mut f = line.split('\t');
@@ -199,6 +296,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                     mtime: next()?.parse().ok()?,
                 };
             }
+            "bytool" => c.by_tool = next()? == "1",
             "out" => c.outputs.push(OutputStamp {
                 len: next()?.parse().ok()?,
                 mtime: next()?.parse().ok()?,
@@ -231,7 +329,15 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                         items: BTreeMap::new(),
                     },
                     children: Vec::new(),
+                    names: None,
                 });
+            }
+            "names" | "scope" | "sub" | "name" | "use" | "glob" | "impl" => {
+                let file = c.roots.last_mut()?.files.last_mut()?;
+                let names = file.names.get_or_insert_with(FileNames::default);
+                let fields: Vec<&str> = std::iter::from_fn(&mut next).collect();
+                decode_names(kind, &fields, names)?;
+                continue;
             }
             "item" => {
                 let p = undotted(next()?)?;
@@ -249,6 +355,8 @@ fn decode_index(body: &str) -> Option<BuildCache> {
             "tool" => {
                 let name = next()?.to_string();
                 let hash = next()?.to_string();
+                let (f, p) = next()?.split_once(':')?;
+                let at = (f.parse().ok()?, undotted(p)?);
                 let deps = next()?
                     .split(' ')
                     .filter(|d| !d.is_empty())
@@ -260,7 +368,12 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                 c.roots
                     .last_mut()?
                     .tools
-                    .push(CachedTool { name, hash, deps });
+                    .push(CachedTool {
+                        name,
+                        at,
+                        hash,
+                        deps,
+                    });
             }
             _ => return None,
         }
@@ -365,10 +478,32 @@ mod tests {
                         items,
                     },
                     children: vec![("/x/src/a.rs".into(), vec!["a".into()], false)],
+                    names: Some(FileNames {
+                        scopes: vec![vec![], vec!["m".into()]],
+                        children: vec![(vec![], "m".into())],
+                        items: vec![
+                            (vec![], "A".into(), vec![0], true),
+                            (vec!["m".into()], "f".into(), vec![1, 0], false),
+                        ],
+                        uses: vec![(vec![], "B".into(), vec!["crate".into(), "B".into()])],
+                        globs: vec![(vec!["m".into()], vec!["super".into()])],
+                        impls: vec![
+                            (
+                                vec![],
+                                vec![2],
+                                ImplHead {
+                                    trait_last: Some("Default".into()),
+                                    self_path: Some(vec!["A".into()]),
+                                },
+                            ),
+                            (vec![], vec![3], ImplHead::default()),
+                        ],
+                    }),
                 }],
                 walked: 1,
                 tools: vec![CachedTool {
                     name: "t".into(),
+                    at: (0, vec![0]),
                     hash: "h".into(),
                     deps: vec![(0, vec![1, 2]), (0, vec![0])],
                 }],
@@ -381,6 +516,7 @@ mod tests {
             }],
             lockfile: "l".into(),
             lockfile_stamp: Stamp { len: 5, mtime: 0 },
+            by_tool: true,
         }
     }
 

@@ -37,7 +37,7 @@ pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, read_tool, save_index, write_tool};
 
 /// Bumped whenever what the cache holds changes meaning.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// The cache's files in `OUT_DIR`.
 pub const INDEX_FILE: &str = "mcp-contract-cache.txt";
 /// The directory of the derived tools, one file per tool and root.
@@ -55,6 +55,10 @@ pub struct BuildCache {
     pub lockfile: String,
     /// The lockfile on disk after that run (when it was that text).
     pub lockfile_stamp: Stamp,
+    /// Whether that run's output is a function of its tools, tool by tool
+    /// (see [`partial`]): a tools-only surface of cached
+    /// `#[mcp_contract::tool]`s and a migration record without entries.
+    pub by_tool: bool,
 }
 
 /// One crate root's files and tools.
@@ -85,12 +89,17 @@ pub struct CachedFile {
     pub facts: FileFacts,
     /// The module files it declares: (absolute path, module, `mod.rs`-like).
     pub children: Vec<(PathBuf, Vec<String>, bool)>,
+    /// What it contributes to the type index, for a crate cached item by
+    /// item (so a rebuild can index it without parsing it).
+    pub names: Option<crate::derive::FileNames>,
 }
 
 /// One tool and the items its derivation read: (file index, item path).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedTool {
     pub name: String,
+    /// Its argument struct: (file index, item path).
+    pub at: ItemRef,
     /// Content hash of its file in [`TOOLS_DIR`] (the derived tool).
     pub hash: String,
     pub deps: Vec<ItemRef>,

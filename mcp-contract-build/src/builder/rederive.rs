@@ -1,0 +1,206 @@
+//! The re-derivation path of [`Builder::build`]: after an edit that changes
+//! what some tools derive (a field renamed, a doc comment), derive only
+//! those tools, parsing only the files that changed and the files their
+//! derivation reads, and splice their parts into the cached run's outputs
+//! ([`cache::partial`]).
+//!
+//! The type index comes from the names the cache kept per file
+//! ([`crate::derive::FileNames`]): every changed file kept its structure
+//! ([`cache::fast::walk`]), so every path resolves as it did, and an item
+//! is parsed only when a derivation reads it. Taken only where the cached
+//! run's output was a function of its tools, tool by tool
+//! ([`cache::BuildCache::by_tool`]), in update mode, with the lockfile and
+//! `OUT_DIR` files as that run left them. Anything unexpected (a
+//! derivation error, a type of another crate reached, a tool renamed, a
+//! file that changed while being read) leaves the decision to the full
+//! step, which reports errors as usual.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mcp_contract::Surface;
+use mcp_contract_syntax::{is_tool_attr, tool_def_from_attr};
+
+use super::{save_cache, Builder, Built, Saved, Setup, MAX_COMPARED};
+use crate::cache::{self, CachedTool, RootCache};
+use crate::compat;
+use crate::derive::TypeIndex;
+use crate::discover::FoundTool;
+use crate::error::Error;
+use crate::mode::Mode;
+use crate::outputs::{self, LockOutcome};
+use crate::surface::add_tools_cached;
+
+impl Builder {
+    /// The build when only some tools derive differently (see the module
+    /// docs); `None` when the full step must decide.
+    pub(super) fn try_rederive(&self, setup: &Setup) -> Result<Option<Built>, Error> {
+        let (Some(out), Some(cached)) = (&setup.out_dir, &setup.cached) else {
+            return Ok(None);
+        };
+        if !cached.by_tool
+            || setup.decision.mode != Mode::Update
+            || cached.roots.len() != setup.roots.len()
+            || cache::output_stamps(out) != cached.outputs
+        {
+            return Ok(None);
+        }
+        let lockfile = match std::fs::read_to_string(&setup.lock_path) {
+            Ok(text) if cache::content_hash(text.as_bytes()) == cached.lockfile => text,
+            _ => return Ok(None),
+        };
+        let record = compat::read_record(&setup.record_path)?;
+        if !record.entries.is_empty() {
+            return Ok(None);
+        }
+        let mut roots = Vec::new();
+        let mut sources = Vec::new();
+        let mut surface = Surface::new();
+        let mut rederived: Vec<String> = Vec::new();
+        for (i, (root, kind)) in setup.roots.iter().enumerate() {
+            let rc = &cached.roots[i];
+            if &rc.root != root || &rc.kind != kind || rc.whole || rc.files.len() != rc.walked {
+                return Ok(None);
+            }
+            let Some(walked) = cache::fast::walk(rc, &setup.manifest_dir) else {
+                return Ok(None);
+            };
+            let affected: Vec<usize> = (0..rc.tools.len())
+                .filter(|&n| rc.tools[n].deps.iter().any(|d| walked.changed.contains(d)))
+                .collect();
+            if rederived.len() + affected.len() > MAX_COMPARED {
+                return Ok(None);
+            }
+            let Some(mut root_now) = derive_again(
+                &setup.manifest_dir,
+                walked,
+                &affected,
+                &mut surface,
+                &mut rederived,
+            ) else {
+                return Ok(None);
+            };
+            for path in std::mem::take(&mut root_now.1) {
+                if !sources.contains(&path) {
+                    sources.push(path);
+                }
+            }
+            roots.push(root_now.0);
+        }
+        if rederived.is_empty() {
+            return Ok(None);
+        }
+        let Some(patched) = cache::partial::patch(out, &lockfile, &surface, &record, &rederived)
+        else {
+            return Ok(None);
+        };
+        self.print_before_sync(&sources, &setup.lock_path, &record);
+        outputs::write_files(out, &patched.files)?;
+        let outcome = if patched.changes.is_empty() {
+            LockOutcome::Unchanged
+        } else {
+            outputs::write_lockfile(&setup.lock_path, &setup.shown, &patched.lockfile)?;
+            outputs::settle_mtime(&setup.lock_path, Some(out));
+            LockOutcome::Written(patched.changes)
+        };
+        self.print_after_sync(setup, &outcome);
+        let saved = Saved {
+            lockfile: &patched.lockfile,
+            outcome: &outcome,
+            lock_path: &setup.lock_path,
+            by_tool: true,
+        };
+        save_cache(out, &setup.cache_key, roots, &surface, saved);
+        Ok(Some(Built {
+            outcome,
+            full: false,
+            affected: rederived,
+            spliced: true,
+        }))
+    }
+}
+
+/// Derives the `affected` tools of one walked root into `surface` (their
+/// names into `names`); returns the root's new cache entry (those tools
+/// with their new dependencies, to get files when saved) and the files
+/// read. `None` when the full step must decide.
+fn derive_again(
+    manifest_dir: &Path,
+    walked: cache::fast::Walked,
+    affected: &[usize],
+    surface: &mut Surface,
+    names: &mut Vec<String>,
+) -> Option<(RootCache, Vec<std::path::PathBuf>)> {
+    let cache::fast::Walked {
+        mut root,
+        sources,
+        parsed,
+        ..
+    } = walked;
+    let files = root
+        .files
+        .iter()
+        .map(|f| {
+            Some((
+                f.path.clone(),
+                manifest_dir.join(&f.path),
+                f.facts.content.clone(),
+                f.module.clone(),
+                f.names.clone()?,
+            ))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let index = TypeIndex::from_names(files, parsed);
+    let found = affected
+        .iter()
+        .map(|&n| found_tool(&index, &root, &root.tools[n]))
+        .collect::<Option<Vec<_>>>()?;
+    let mut recorded = Vec::new();
+    add_tools_cached(
+        surface,
+        &mut BTreeMap::new(),
+        &index,
+        &found,
+        None,
+        &mut recorded,
+    )
+    .ok()?;
+    if index.is_stale() || !index.take_wanted().is_empty() {
+        return None;
+    }
+    for (&n, tool) in affected.iter().zip(recorded) {
+        // The hash is empty: the tool gets its file when the cache is saved.
+        root.tools[n] = tool;
+        names.push(root.tools[n].name.clone());
+    }
+    Some((root, sources))
+}
+
+/// The tool `cached` as discovery finds it, from its argument struct's
+/// place; `None` when that is no longer a tool of the same name.
+fn found_tool(index: &TypeIndex, root: &RootCache, cached: &CachedTool) -> Option<FoundTool> {
+    let (file, path) = &cached.at;
+    let meta = root.files.get(*file)?;
+    let mut module = meta.module.clone();
+    let (_, inner) = path.split_last()?;
+    for depth in 1..=inner.len() {
+        match index.item_at(*file, &path[..depth])? {
+            syn::Item::Mod(m) => {
+                let name = m.ident.to_string();
+                module.push(name.trim_start_matches("r#").to_string());
+            }
+            _ => return None,
+        }
+    }
+    let syn::Item::Struct(s) = index.item_at(*file, path)? else {
+        return None;
+    };
+    let attr = s.attrs.iter().find(|a| is_tool_attr(a))?;
+    let def = tool_def_from_attr(attr, s).ok()?;
+    (def.name == cached.name).then(|| FoundTool {
+        def,
+        module,
+        file: meta.path.clone(),
+        line: s.ident.span().start().line,
+    })
+}
