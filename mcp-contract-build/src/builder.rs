@@ -213,7 +213,8 @@ impl Builder {
     /// rendered or written.
     pub fn build(&self) -> Result<Built, Error> {
         let setup = self.setup()?;
-        if let Some(outcome) = self.try_unchanged(&setup)? {
+        let mut walked = Vec::new();
+        if let Some(outcome) = self.try_unchanged(&setup, &mut walked)? {
             return Ok(Built {
                 outcome,
                 full: false,
@@ -221,7 +222,7 @@ impl Builder {
                 spliced: false,
             });
         }
-        if let Some(built) = self.try_rederive(&setup)? {
+        if let Some(built) = self.try_rederive(&setup, walked)? {
             return Ok(built);
         }
         self.generate_from(setup).map(|s| Built {
@@ -302,25 +303,44 @@ impl Builder {
 
     /// The cache's answer when the last output still holds (see
     /// [`cache::fast`]): directives printed, lockfile compared.
-    fn try_unchanged(&self, setup: &Setup) -> Result<Option<LockOutcome>, Error> {
+    /// When every root walked but some tool read a changed item, the walks
+    /// are left in `walked` for [`Builder::try_rederive`].
+    fn try_unchanged(
+        &self,
+        setup: &Setup,
+        walked: &mut Vec<cache::fast::Walked>,
+    ) -> Result<Option<LockOutcome>, Error> {
         let (Some(out_dir), Some(cached)) = (&setup.out_dir, &setup.cached) else {
             return Ok(None);
         };
         if cached.roots.len() != setup.roots.len() {
             return Ok(None);
         }
-        let mut updated = cached.clone();
-        let mut sources: Vec<PathBuf> = Vec::new();
+        let mut walks = Vec::new();
         for (i, (root, kind)) in setup.roots.iter().enumerate() {
             let rc = &cached.roots[i];
             if &rc.root != root || &rc.kind != kind {
                 return Ok(None);
             }
-            let Some((now, files)) = cache::fast::unchanged(rc, &setup.manifest_dir) else {
+            let Some(walk) = cache::fast::walk(rc, &setup.manifest_dir) else {
                 return Ok(None);
             };
-            updated.roots[i] = now;
-            for f in files {
+            walks.push(walk);
+        }
+        let affected = cached.roots.iter().zip(&walks).any(|(rc, w)| {
+            rc.tools
+                .iter()
+                .any(|t| t.deps.iter().any(|d| w.changed.contains(d)))
+        });
+        if affected {
+            *walked = walks;
+            return Ok(None);
+        }
+        let mut updated = cached.clone();
+        let mut sources: Vec<PathBuf> = Vec::new();
+        for (i, walk) in walks.into_iter().enumerate() {
+            updated.roots[i] = walk.root;
+            for f in walk.sources {
                 if !sources.contains(&f) {
                     sources.push(f);
                 }
@@ -989,7 +1009,7 @@ fn root_cache(
                 facts,
                 children,
                 names: (n < walked && !whole)
-                    .then(|| index.names_of(n).cloned())
+                    .then(|| index.names_of(n).and_then(cache::format::encode_names))
                     .flatten(),
             }
         })

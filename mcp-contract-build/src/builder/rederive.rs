@@ -34,13 +34,19 @@ use crate::surface::add_tools_cached;
 impl Builder {
     /// The build when only some tools derive differently (see the module
     /// docs); `None` when the full step must decide.
-    pub(super) fn try_rederive(&self, setup: &Setup) -> Result<Option<Built>, Error> {
+    /// `walked`: every root's walk ([`Builder::try_unchanged`]).
+    pub(super) fn try_rederive(
+        &self,
+        setup: &Setup,
+        walked: Vec<cache::fast::Walked>,
+    ) -> Result<Option<Built>, Error> {
         let (Some(out), Some(cached)) = (&setup.out_dir, &setup.cached) else {
             return Ok(None);
         };
         if !cached.by_tool
             || setup.decision.mode != Mode::Update
             || cached.roots.len() != setup.roots.len()
+            || walked.len() != setup.roots.len()
             || cache::output_stamps(out) != cached.outputs
         {
             return Ok(None);
@@ -57,14 +63,10 @@ impl Builder {
         let mut sources = Vec::new();
         let mut surface = Surface::new();
         let mut rederived: Vec<String> = Vec::new();
-        for (i, (root, kind)) in setup.roots.iter().enumerate() {
-            let rc = &cached.roots[i];
-            if &rc.root != root || &rc.kind != kind || rc.whole || rc.files.len() != rc.walked {
+        for (rc, walked) in cached.roots.iter().zip(walked) {
+            if rc.whole || rc.files.len() != rc.walked {
                 return Ok(None);
             }
-            let Some(walked) = cache::fast::walk(rc, &setup.manifest_dir) else {
-                return Ok(None);
-            };
             let affected: Vec<usize> = (0..rc.tools.len())
                 .filter(|&n| rc.tools[n].deps.iter().any(|d| walked.changed.contains(d)))
                 .collect();
@@ -146,7 +148,7 @@ fn derive_again(
                 manifest_dir.join(&f.path),
                 f.facts.content.clone(),
                 f.module.clone(),
-                f.names.clone()?,
+                cache::format::decode_names(f.names.as_deref()?)?,
             ))
         })
         .collect::<Option<Vec<_>>>()?;

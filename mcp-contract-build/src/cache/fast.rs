@@ -25,21 +25,6 @@ pub struct Walked {
     pub parsed: BTreeMap<usize, syn::File>,
 }
 
-/// `cached` brought up to date (new facts for the changed files), and the
-/// absolute paths of every file read, when the last output still holds for
-/// this root; `None` when the full step must run.
-pub fn unchanged(cached: &RootCache, manifest_dir: &Path) -> Option<(RootCache, Vec<PathBuf>)> {
-    let walked = walk(cached, manifest_dir)?;
-    if cached
-        .tools
-        .iter()
-        .any(|t| t.deps.iter().any(|d| walked.changed.contains(d)))
-    {
-        return None;
-    }
-    Some((walked.root, walked.sources))
-}
-
 /// Walks `cached`'s module tree again (see [`Walked`]); `None` when a
 /// file's structure or module declarations changed, a changed file has an
 /// rmcp tool or prompt, or a file of another crate the derivation read changed.

@@ -162,8 +162,8 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                     text(&p.to_string_lossy())?
                 );
             }
-            if let Some(names) = f.names.as_ref().and_then(encode_names) {
-                out.push_str(&names);
+            if let Some(names) = &f.names {
+                out.push_str(names);
             }
         }
         for t in &r.tools {
@@ -186,9 +186,10 @@ fn encode_index(c: &BuildCache) -> Option<String> {
     Some(out)
 }
 
-/// A file's [`FileNames`] as lines (`names` first, so a file with none
-/// still has them); `None` when a module or name cannot be written on a line.
-fn encode_names(n: &FileNames) -> Option<String> {
+/// A file's [`FileNames`] as lines of the index (`names` first, so a file
+/// with none still has them); `None` when a module or name cannot be
+/// written on a line.
+pub fn encode_names(n: &FileNames) -> Option<String> {
     use std::fmt::Write;
     let segs = |m: &[String]| -> Option<String> {
         let bad = m
@@ -202,7 +203,12 @@ fn encode_names(n: &FileNames) -> Option<String> {
         let _ = writeln!(out, "scope\t{}", segs(m)?);
     }
     for (m, name) in &n.children {
-        let _ = writeln!(out, "sub\t{}\t{}", segs(m)?, segs(std::slice::from_ref(name))?);
+        let _ = writeln!(
+            out,
+            "sub\t{}\t{}",
+            segs(m)?,
+            segs(std::slice::from_ref(name))?
+        );
     }
     for (m, name, path, ty) in &n.items {
         let ns = if *ty { "T" } else { "V" };
@@ -238,8 +244,24 @@ fn encode_names(n: &FileNames) -> Option<String> {
     Some(out)
 }
 
+/// The [`FileNames`] of [`encode_names`]'s text; `None` when it is not that.
+pub fn decode_names(text: &str) -> Option<FileNames> {
+    let mut names = FileNames::default();
+    let mut lines = text.lines();
+    if lines.next()? != "names" {
+        return None;
+    }
+    for line in lines {
+        let mut fields = line.split('\t');
+        let kind = fields.next()?;
+        let fields: Vec<&str> = fields.collect();
+        decode_names_line(kind, &fields, &mut names)?;
+    }
+    Some(names)
+}
+
 /// One line of [`encode_names`] (its kind and fields) into `names`.
-fn decode_names(kind: &str, f: &[&str], names: &mut FileNames) -> Option<()> {
+fn decode_names_line(kind: &str, f: &[&str], names: &mut FileNames) -> Option<()> {
     let opt = |s: &str| (s != "-").then(|| s.to_string());
     match (kind, f) {
         ("names", []) => {}
@@ -332,11 +354,12 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                     names: None,
                 });
             }
+            // Kept as text, decoded when read (see `CachedFile::names`).
             "names" | "scope" | "sub" | "name" | "use" | "glob" | "impl" => {
                 let file = c.roots.last_mut()?.files.last_mut()?;
-                let names = file.names.get_or_insert_with(FileNames::default);
-                let fields: Vec<&str> = std::iter::from_fn(&mut next).collect();
-                decode_names(kind, &fields, names)?;
+                let names = file.names.get_or_insert_with(String::new);
+                names.push_str(line);
+                names.push('\n');
                 continue;
             }
             "item" => {
@@ -365,15 +388,12 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                         Some((f.parse().ok()?, undotted(p)?))
                     })
                     .collect::<Option<Vec<_>>>()?;
-                c.roots
-                    .last_mut()?
-                    .tools
-                    .push(CachedTool {
-                        name,
-                        at,
-                        hash,
-                        deps,
-                    });
+                c.roots.last_mut()?.tools.push(CachedTool {
+                    name,
+                    at,
+                    hash,
+                    deps,
+                });
             }
             _ => return None,
         }
@@ -478,7 +498,7 @@ mod tests {
                         items,
                     },
                     children: vec![("/x/src/a.rs".into(), vec!["a".into()], false)],
-                    names: Some(FileNames {
+                    names: encode_names(&FileNames {
                         scopes: vec![vec![], vec!["m".into()]],
                         children: vec![(vec![], "m".into())],
                         items: vec![
@@ -546,6 +566,29 @@ mod tests {
             std::fs::write(&path, &bad).unwrap();
             assert!(load(dir.path()).is_none());
         }
+    }
+
+    #[test]
+    fn names_round_trip_and_foreign_lines_are_refused() {
+        let index = sample();
+        let text = index.roots[0].files[0].names.clone().unwrap();
+        let names = decode_names(&text).unwrap();
+        assert_eq!(names.impls.len(), 2);
+        assert_eq!(encode_names(&names).as_deref(), Some(text.as_str()));
+        for bad in [
+            "",
+            "scope\t\n",
+            "names\nname\tX\t0\t\tA\n",
+            "names\nimpl\t0\n",
+        ] {
+            assert!(decode_names(bad).is_none(), "{bad:?}");
+        }
+        // A module that cannot be written on a line is not cached.
+        let odd = FileNames {
+            scopes: vec![vec!["::dep#0".into()]],
+            ..FileNames::default()
+        };
+        assert!(encode_names(&odd).is_none());
     }
 
     #[test]

@@ -4,14 +4,21 @@
 //!
 //! For every crate root it keeps each source file's [`FileFacts`] (content
 //! hash, structure hash, one hash per item), the module files each file
-//! declares, and for every tool the items its derivation read. A rebuild
-//! then:
-//! - parses only the files whose bytes changed; when their structure is the
-//!   same and no tool read a changed item (a handler's body), nothing is
-//!   derived, rendered, hashed or written ([`fast::unchanged`]);
-//! - otherwise derives again, and when every tool that read a changed
+//! declares, what the file contributes to the type index
+//! ([`crate::derive::FileNames`]), and for every tool the items its
+//! derivation read. A rebuild then:
+//! - parses only the files whose bytes changed ([`fast::walk`]); when their
+//!   structure is the same and no tool read a changed item (a handler's
+//!   body), nothing is derived, rendered, hashed or written;
+//! - when some tools read a changed item (a field renamed, a doc comment)
+//!   and the structure is the same, derives only those tools, from a type
+//!   index built from the cached names (a file is parsed only when an
+//!   item of it is read), and splices their parts into the files the last
+//!   run wrote ([`partial`], [`splice`]);
+//! - otherwise derives every tool, and when every tool that read a changed
 //!   item ([`Reuse`]) derives as cached (and the record has no transitions),
-//!   skips rendering, hashing and writing: the output is the cached one.
+//!   skips rendering, hashing and writing: the output is the cached one;
+//!   when only those tools changed, it splices as above.
 //!
 //! The cache is an optimization only. It is keyed on everything else the
 //! output depends on ([`key`]: the build step's own binary, the builder's
@@ -90,8 +97,10 @@ pub struct CachedFile {
     /// The module files it declares: (absolute path, module, `mod.rs`-like).
     pub children: Vec<(PathBuf, Vec<String>, bool)>,
     /// What it contributes to the type index, for a crate cached item by
-    /// item (so a rebuild can index it without parsing it).
-    pub names: Option<crate::derive::FileNames>,
+    /// item (so a rebuild can index it without parsing it), as the index
+    /// file's lines ([`format::encode_names`]): decoded only by a rebuild
+    /// that derives again, so the builds that do not never pay for it.
+    pub names: Option<String>,
 }
 
 /// One tool and the items its derivation read: (file index, item path).
