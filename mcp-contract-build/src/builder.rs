@@ -625,6 +625,7 @@ impl Builder {
                     outcome: &outcome,
                     lock_path,
                     by_tool: tool_wise,
+                    prune: false,
                 };
                 save_cache(out, cache_key, new_roots, &derived, saved);
                 return Ok(Snapshot {
@@ -661,6 +662,7 @@ impl Builder {
                 outcome: &outcome,
                 lock_path,
                 by_tool: tool_wise,
+                prune: true,
             };
             save_cache(out, cache_key, new_roots, &derived, saved);
         }
@@ -851,6 +853,9 @@ struct Saved<'a> {
     lock_path: &'a Path,
     /// See [`cache::BuildCache::by_tool`].
     by_tool: bool,
+    /// Whether tools may have been added or removed since the cached run:
+    /// then the files of tools no longer there are removed.
+    prune: bool,
 }
 
 /// Writes the cache index for a run that wrote its outputs (the lockfile
@@ -889,6 +894,9 @@ fn save_cache(
             }
         }
         root.tools.retain(|t| !t.hash.is_empty());
+    }
+    if saved.prune {
+        cache::format::prune_tools(out, &index);
     }
     cache::save_index(out, &index);
 }

@@ -292,6 +292,15 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     std::fs::remove_file(c.root().join("src/tools/b.rs")).unwrap();
     c.both("removed tool");
     assert!(!lock().contains("\"fetch\""));
+    let tool_file = |name: &str| {
+        c.cached_out
+            .join(format!("mcp-contract-cache/root0/{name}.json"))
+            .exists()
+    };
+    assert!(
+        !tool_file("fetch") && tool_file("search"),
+        "a removed tool's cache file stays"
+    );
 
     // A type moved to another file (same schema).
     c.write("src/shared.rs", "pub use crate::tools::a::Filter;\n");

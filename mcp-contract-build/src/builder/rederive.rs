@@ -111,6 +111,7 @@ impl Builder {
             outcome: &outcome,
             lock_path: &setup.lock_path,
             by_tool: true,
+            prune: false,
         };
         save_cache(out, &setup.cache_key, roots, &surface, saved);
         Ok(Some(Built {

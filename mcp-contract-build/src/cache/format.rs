@@ -53,6 +53,39 @@ pub fn write_tool(dir: &Path, tool: &Tool) -> Option<String> {
     Some(content_hash(text.as_bytes()))
 }
 
+/// Removes the derived-tool files of tools `index` no longer has, and the
+/// directories of roots it no longer has (best effort: a file left behind
+/// is never read, since the index names each file with its hash).
+pub fn prune_tools(out_dir: &Path, index: &BuildCache) {
+    let base = out_dir.join(super::TOOLS_DIR);
+    let Ok(entries) = std::fs::read_dir(&base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let root = name
+            .strip_prefix("root")
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| index.roots.get(n));
+        let Some(root) = root else {
+            let _ = std::fs::remove_dir_all(entry.path());
+            continue;
+        };
+        let Ok(files) = std::fs::read_dir(entry.path()) else {
+            continue;
+        };
+        for file in files.flatten() {
+            let file_name = file.file_name().to_string_lossy().into_owned();
+            let kept = file_name
+                .strip_suffix(".json")
+                .is_some_and(|tool| root.tools.iter().any(|t| t.name == tool));
+            if !kept {
+                let _ = std::fs::remove_file(file.path());
+            }
+        }
+    }
+}
+
 /// The tool in `dir` whose file hashes to `hash`.
 pub fn read_tool(dir: &Path, name: &str, hash: &str) -> Option<Tool> {
     let text = std::fs::read_to_string(tool_path(dir, name)?).ok()?;
