@@ -257,6 +257,26 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     assert_eq!(names(&field_of_other_file), ["search"]);
     assert!(lock().contains("\"days\"") && lock().contains("\"window\""));
 
+    // An alias without the rename the record needs: the same error as
+    // the full step (not a silently published alias).
+    c.edit(
+        "src/tools/b.rs",
+        "    pub id: u64,",
+        "    #[mcp_contract(alias = \"key\")]\n    pub id: u64,",
+    );
+    let cached = c.builder("cached.lock", &c.cached_out).build();
+    let plain = c.builder("plain.lock", &c.plain_out).no_cache().build();
+    let (Err(cached), Err(plain)) = (cached, plain) else {
+        panic!("an alias without its rename was accepted");
+    };
+    assert_eq!(cached.to_string(), plain.to_string());
+    c.edit(
+        "src/tools/b.rs",
+        "    #[mcp_contract(alias = \"key\")]\n    pub id: u64,",
+        "    pub id: u64,",
+    );
+    c.both("alias removed");
+
     // A tool renamed in its attribute: not spliced (the old name's entry
     // would stay), the full step renames it.
     c.edit("src/tools/b.rs", "name = \"fetch\"", "name = \"fetch_one\"");

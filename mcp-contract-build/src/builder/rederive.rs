@@ -63,6 +63,7 @@ impl Builder {
         let mut sources = Vec::new();
         let mut surface = Surface::new();
         let mut rederived: Vec<String> = Vec::new();
+        let mut found = Vec::new();
         for (rc, walked) in cached.roots.iter().zip(walked) {
             if rc.whole || rc.files.len() != rc.walked {
                 return Ok(None);
@@ -73,7 +74,7 @@ impl Builder {
             if rederived.len() + affected.len() > MAX_COMPARED {
                 return Ok(None);
             }
-            let Some(mut root_now) = derive_again(
+            let Some((root_now, read, tools)) = derive_again(
                 &setup.manifest_dir,
                 walked,
                 &affected,
@@ -82,14 +83,23 @@ impl Builder {
             ) else {
                 return Ok(None);
             };
-            for path in std::mem::take(&mut root_now.1) {
+            for path in read {
                 if !sources.contains(&path) {
                     sources.push(path);
                 }
             }
-            roots.push(root_now.0);
+            roots.push(root_now);
+            found.extend(tools);
         }
         if rederived.is_empty() {
+            return Ok(None);
+        }
+        // The record's checks on the tools (an alias needs its rename): a
+        // problem, or anything the record would change, is the full step's.
+        let derived = surface.clone();
+        if compat::apply(&mut surface, &record, &found.iter().collect::<Vec<_>>()).is_err()
+            || surface != derived
+        {
             return Ok(None);
         }
         let Some(patched) = cache::partial::patch(out, &lockfile, &surface, &record, &rederived)
@@ -125,15 +135,16 @@ impl Builder {
 
 /// Derives the `affected` tools of one walked root into `surface` (their
 /// names into `names`); returns the root's new cache entry (those tools
-/// with their new dependencies, to get files when saved) and the files
-/// read. `None` when the full step must decide.
+/// with their new dependencies, to get files when saved), the files read
+/// and the tools as discovery finds them. `None` when the full step must
+/// decide.
 fn derive_again(
     manifest_dir: &Path,
     walked: cache::fast::Walked,
     affected: &[usize],
     surface: &mut Surface,
     names: &mut Vec<String>,
-) -> Option<(RootCache, Vec<std::path::PathBuf>)> {
+) -> Option<(RootCache, Vec<std::path::PathBuf>, Vec<FoundTool>)> {
     let cache::fast::Walked {
         mut root,
         sources,
@@ -176,7 +187,7 @@ fn derive_again(
         root.tools[n] = tool;
         names.push(root.tools[n].name.clone());
     }
-    Some((root, sources))
+    Some((root, sources, found))
 }
 
 /// The tool `cached` as discovery finds it, from its argument struct's
