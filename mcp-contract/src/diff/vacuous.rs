@@ -13,6 +13,7 @@
 use serde_json::Value;
 
 use super::keywords::effective_types;
+use crate::schema::numeric::Num;
 use crate::schema::shape::{shape, Shape};
 use crate::schema::types::TypeSet;
 
@@ -111,6 +112,11 @@ fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
 /// A superset of the types of the values `node` (in `root`) accepts.
 pub(crate) fn node_types(root: &Value, node: &Value) -> TypeSet {
     types(root, &shape(root, node), 0, &budget())
+}
+
+/// A superset of the types of the values the normalized node `s` (in `root`) accepts.
+pub(crate) fn shape_types(root: &Value, s: &Shape<'_>) -> TypeSet {
+    types(root, s, 0, &budget())
 }
 
 /// Can a value satisfy both the node `s` (in `root`) and the schema `other`
@@ -231,6 +237,16 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
         t = t.minus(x);
     }
     t = t.minus(empty_by_bounds(root, s, depth, left));
+    // a `multipleOf` that is a whole number admits integers only
+    if s.get("multipleOf")
+        .and_then(Num::from_value)
+        .is_some_and(|m| match m {
+            Num::Int(i) => i > 0,
+            Num::Float(f) => f >= 1.0 && f.fract() == 0.0,
+        })
+    {
+        t = t.minus(TypeSet::FRACTION);
+    }
     let branches = |kw: &str| -> Vec<&Value> {
         s.get(kw)
             .and_then(Value::as_array)
