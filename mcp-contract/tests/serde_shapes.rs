@@ -1093,3 +1093,23 @@ fn a_change_in_an_any_of_branch_a_sibling_covers_breaks_no_one() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_closed_object_requiring_an_undeclared_member_holds_nothing() {
+    // the new branch requires `a` and forbids it: no value it allows is new
+    let old = prop(json!({"anyOf": [
+        {"type": "object", "additionalProperties": false, "properties": {"a": {"const": "x"}, "b": {}}, "required": ["a"]},
+        {"type": "null"}
+    ]}));
+    let quiet = prop(json!({"anyOf": [
+        {"type": "object", "additionalProperties": false, "properties": {"b": {}}, "required": ["a"]},
+        {"type": "null"}
+    ]}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    // `a` declared again, without its const: {"a": 1} is new
+    let fires = prop(json!({"anyOf": [
+        {"type": "object", "additionalProperties": false, "properties": {"a": {}, "b": {}}, "required": ["a"]},
+        {"type": "null"}
+    ]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}

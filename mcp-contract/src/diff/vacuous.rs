@@ -153,8 +153,9 @@ pub(crate) fn may_overlap(
 
 /// The types whose values the node's own bounds exclude: an empty number
 /// range, `minLength` above `maxLength` (likewise items and members), a
-/// `maxLength: 0` whose `pattern` rejects the empty string, or a
-/// required member whose declared schema accepts nothing.
+/// `maxLength: 0` whose `pattern` rejects the empty string, a required
+/// member whose declared schema accepts nothing, or one a closed object
+/// does not declare.
 fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
     let num = |k: &str| s.get(k).and_then(Value::as_f64);
     let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
@@ -195,6 +196,19 @@ fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> 
         out = out.union(TypeSet::OBJECT);
     }
     let required = s.get("required").and_then(Value::as_array);
+    // a closed object requiring a member it does not declare
+    let closed = s.get("additionalProperties") == Some(&Value::Bool(false))
+        && s.get("patternProperties").is_none();
+    let declared = |name: &str| s.get("properties").and_then(|p| p.get(name)).is_some();
+    if closed
+        && required
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .any(|n| !declared(n))
+    {
+        out = out.union(TypeSet::OBJECT);
+    }
     for name in required
         .into_iter()
         .flatten()
@@ -354,6 +368,12 @@ mod tests {
             json!({"allOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]})
         ));
         assert!(nothing(json!({"type": "integer", "enum": ["a", true]})));
+        assert!(nothing(
+            json!({"type": "object", "additionalProperties": false, "properties": {"b": {}}, "required": ["a"]})
+        ));
+        assert!(!nothing(
+            json!({"type": "object", "additionalProperties": false, "properties": {"a": {}}, "required": ["a"]})
+        ));
         assert!(nothing(
             json!({"anyOf": [{"type": "string", "const": 1}, {"allOf": [{"type": "null"}, {"type": "array"}]}]})
         ));
