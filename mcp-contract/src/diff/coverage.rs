@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::vacuous::node_types;
+use super::vacuous::{node_types, BY_TYPE};
 use crate::schema::shape::shape;
 use crate::schema::types::TypeSet;
 
@@ -26,63 +26,7 @@ pub(crate) fn full_types(root: &Value, node: &Value) -> TypeSet {
     full(root, node, 0)
 }
 
-/// Keywords that constrain values of one type only (a keyword listed here
-/// with a value that constrains nothing is treated in [`vacuous_keyword`]).
-const BY_TYPE: [(TypeSet, &[&str]); 4] = [
-    (
-        TypeSet::STRING,
-        &[
-            "minLength",
-            "maxLength",
-            "pattern",
-            "contentEncoding",
-            "contentMediaType",
-        ],
-    ),
-    (
-        TypeSet::NUMBER,
-        &[
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-        ],
-    ),
-    (
-        TypeSet::ARRAY,
-        &[
-            "items",
-            "prefixItems",
-            "additionalItems",
-            "contains",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "minContains",
-            "maxContains",
-            "unevaluatedItems",
-        ],
-    ),
-    (
-        TypeSet::OBJECT,
-        &[
-            "properties",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "required",
-            "minProperties",
-            "maxProperties",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-            "unevaluatedProperties",
-        ],
-    ),
-];
-
-/// A keyword whose value constrains nothing (`minLength: 0`, `required: []`,
+/// A keyword of [`BY_TYPE`] whose value constrains nothing (`minLength: 0`, `required: []`,
 /// `additionalProperties: true`, `properties` whose members accept anything).
 fn vacuous_keyword(root: &Value, k: &str, v: &Value, depth: usize) -> bool {
     match k {

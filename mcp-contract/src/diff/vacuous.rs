@@ -52,51 +52,53 @@ pub(crate) fn idle_and_empty(root: &Value, s: &Shape<'_>) -> (Vec<&'static str>,
     (idle_for(t, s), t.is_empty())
 }
 
+/// Keywords that constrain values of one type only.
+pub(crate) const BY_TYPE: [(TypeSet, &[&str]); 4] = [
+    (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
+    (
+        TypeSet::NUMBER,
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+    ),
+    (
+        TypeSet::ARRAY,
+        &[
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "contains",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "minContains",
+            "maxContains",
+            "unevaluatedItems",
+        ],
+    ),
+    (
+        TypeSet::OBJECT,
+        &[
+            "properties",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "required",
+            "minProperties",
+            "maxProperties",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+            "unevaluatedProperties",
+        ],
+    ),
+];
+
 fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
-    const BY_TYPE: [(TypeSet, &[&str]); 4] = [
-        (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
-        (
-            TypeSet::NUMBER,
-            &[
-                "minimum",
-                "maximum",
-                "exclusiveMinimum",
-                "exclusiveMaximum",
-                "multipleOf",
-            ],
-        ),
-        (
-            TypeSet::ARRAY,
-            &[
-                "items",
-                "prefixItems",
-                "additionalItems",
-                "contains",
-                "minItems",
-                "maxItems",
-                "uniqueItems",
-                "minContains",
-                "maxContains",
-                "unevaluatedItems",
-            ],
-        ),
-        (
-            TypeSet::OBJECT,
-            &[
-                "properties",
-                "additionalProperties",
-                "patternProperties",
-                "propertyNames",
-                "required",
-                "minProperties",
-                "maxProperties",
-                "dependentRequired",
-                "dependentSchemas",
-                "dependencies",
-                "unevaluatedProperties",
-            ],
-        ),
-    ];
     let mut out: Vec<&'static str> = vec![];
     for (ty, kws) in BY_TYPE {
         if !t.overlaps(ty) {
