@@ -996,3 +996,120 @@ fn a_not_of_types_excludes_those_types() {
         prop(json!({"not": {"anyOf": [{"type": "number"}, {"type": "null"}]}, "maxLength": 2}));
     assert!(!breaking_in(old, fires).is_empty());
 }
+
+#[test]
+fn a_whole_multiple_of_admits_integers_only() {
+    let old = prop(json!({"type": "integer", "minimum": 2, "multipleOf": 1}));
+    let quiet = prop(json!({"type": ["integer", "number"], "minimum": 2, "multipleOf": 1}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    // a multipleOf of a half admits fractions: the output widened
+    let fires = prop(json!({"type": ["integer", "number"], "minimum": 2, "multipleOf": 0.5}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn a_type_a_side_never_accepts_is_not_lost() {
+    // numbers were excluded by `not` before: dropping them from `type` loses none
+    let old = prop(json!({"type": ["string", "number"], "not": {"type": "number"}}));
+    let quiet = prop(json!({"type": "string"}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    // strings were accepted: a `type` without them loses them
+    let fires = prop(json!({"type": "number"}));
+    assert!(breaking_in(old, fires)
+        .iter()
+        .any(|(r, _)| *r == "input.type-narrowed"));
+}
+
+#[test]
+fn an_enum_listing_every_value_of_the_type_restricts_nothing() {
+    let old = prop(json!({"type": "boolean"}));
+    let quiet = prop(json!({"type": "boolean", "enum": [true, false, "x"]}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"type": "boolean", "enum": [true]}));
+    assert_eq!(
+        breaking_in(old, fires),
+        vec![(
+            "input.enum-narrowed",
+            "/inputSchema/properties/v/enum".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_changed_not_of_types_the_node_never_holds_excludes_nothing() {
+    let old = prop(json!({"type": "array", "not": {"type": "integer", "maximum": 8}}));
+    let quiet = prop(
+        json!({"type": "array", "not": {"anyOf": [{"type": "integer", "maximum": 8}, {"type": "boolean"}]}}),
+    );
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    // arrays with two items are excluded now
+    let fires =
+        prop(json!({"type": "array", "not": {"anyOf": [{"type": "integer"}, {"minItems": 2}]}}));
+    assert!(!breaking_in(old, fires).is_empty());
+}
+
+#[test]
+fn one_of_beside_an_any_value_branch_is_a_negation() {
+    // `oneOf: [{}, X]` accepts what X rejects: narrowing X widens it
+    let old = prop(
+        json!({"oneOf": [{}, {"type": "object", "properties": {"c": {"type": "object"}}, "required": ["c"]}]}),
+    );
+    let quiet = prop(
+        json!({"oneOf": [{}, {"type": "object", "properties": {"c": {"type": "object", "enum": [null]}}, "required": ["c"]}]}),
+    );
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    // widening X narrows it: {"c": null} was accepted, now matches both branches
+    let fires = prop(
+        json!({"oneOf": [{}, {"type": "object", "properties": {"c": {"type": ["object", "null"]}}, "required": ["c"]}]}),
+    );
+    assert!(!breaking_in(old, fires).is_empty());
+}
+
+#[test]
+fn a_change_in_an_any_of_branch_a_sibling_covers_breaks_no_one() {
+    // every object the first branch took, the second takes too
+    let old = prop(json!({"anyOf": [
+        {"type": "object", "properties": {"b": {"type": ["object", "integer"]}}},
+        {"not": {"anyOf": [{"type": "integer", "minimum": 2}, {"type": "null"}]}}
+    ]}));
+    let quiet = prop(json!({"anyOf": [
+        {"type": "object", "properties": {"b": {"type": "object"}}},
+        {"not": {"anyOf": [{"type": "integer", "minimum": 2}, {"type": "null"}]}}
+    ]}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    // the sibling now rejects objects: {"b": 1} is rejected
+    let fires = prop(json!({"anyOf": [
+        {"type": "object", "properties": {"b": {"type": "object"}}},
+        {"not": {"anyOf": [{"type": "integer", "minimum": 2}, {"type": ["null", "object"]}]}}
+    ]}));
+    assert!(!breaking_in(old, fires).is_empty());
+    // a member the covered branch no longer declares is still silently ignored
+    let old =
+        prop(json!({"anyOf": [{"type": "object", "properties": {"b": {}}}, {"type": "object"}]}));
+    let new = prop(json!({"anyOf": [{"type": "object", "properties": {}}, {"type": "object"}]}));
+    let got = breaking_in(old, new);
+    assert!(
+        !got.is_empty() && got.iter().all(|(r, _)| *r == "input.property-removed"),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn a_closed_object_requiring_an_undeclared_member_holds_nothing() {
+    // the new branch requires `a` and forbids it: no value it allows is new
+    let old = prop(json!({"anyOf": [
+        {"type": "object", "additionalProperties": false, "properties": {"a": {"const": "x"}, "b": {}}, "required": ["a"]},
+        {"type": "null"}
+    ]}));
+    let quiet = prop(json!({"anyOf": [
+        {"type": "object", "additionalProperties": false, "properties": {"b": {}}, "required": ["a"]},
+        {"type": "null"}
+    ]}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    // `a` declared again, without its const: {"a": 1} is new
+    let fires = prop(json!({"anyOf": [
+        {"type": "object", "additionalProperties": false, "properties": {"a": {}, "b": {}}, "required": ["a"]},
+        {"type": "null"}
+    ]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}

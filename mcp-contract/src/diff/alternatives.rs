@@ -63,6 +63,9 @@ pub(crate) fn compare_alternatives(
         };
         let unchanged =
             olds.len() == news.len() && olds.iter().zip(&news).all(|(o, n)| cx.equiv.same(o, n));
+        if !unchanged && kw == "oneOf" && negation_pair(cx, (so, &olds), (sn, &news), ptr, flip) {
+            continue;
+        }
         if !unchanged {
             let kws = (Some(kw), Some(kw));
             pair_alternatives(cx, &olds, &news, ptr, kws, flip);
@@ -72,6 +75,40 @@ pub(crate) fn compare_alternatives(
         }
     }
     false
+}
+
+/// A `oneOf` of two branches one of which accepts every value is the
+/// negation of the other: on both sides, the other branches are compared
+/// as `not` (a narrowing there widens the node). True when so compared.
+fn negation_pair(
+    cx: &mut Cx<'_>,
+    (so, olds): (&Shape<'_>, &[Value]),
+    (sn, news): (&Shape<'_>, &[Value]),
+    ptr: &str,
+    flip: bool,
+) -> bool {
+    let negated = |root: &Value, bs: &[Value]| -> Option<usize> {
+        let [a, b] = bs else { return None };
+        let all = |v: &Value| super::coverage::full_types(root, v) == TypeSet::ALL;
+        match (all(a), all(b)) {
+            (true, _) => Some(1),
+            (false, true) => Some(0),
+            _ => None,
+        }
+    };
+    let (Some(io), Some(in_)) = (negated(cx.old_root, olds), negated(cx.new_root, news)) else {
+        return false;
+    };
+    // (like a `not`, it excludes nothing when the node's types never meet it)
+    let meets = |root: &Value, s: &Shape<'_>, not_root: &Value, not: &Value| {
+        super::vacuous::may_meet(root, s, not_root, not)
+    };
+    if meets(cx.old_root, so, cx.new_root, &news[in_])
+        || meets(cx.new_root, sn, cx.old_root, &olds[io])
+    {
+        cx.cmp(&olds[io], &news[in_], &format!("{ptr}/oneOf/{in_}"), !flip);
+    }
+    true
 }
 
 /// Property declarations per name across alternatives, so that a property
@@ -348,6 +385,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
         }
     }
     let decls = Rc::new(level);
+    let cover = AnyOfCover::new(cx, olds, news, flip, plan);
     for (di, d) in dominant.iter().enumerate() {
         let mut best: Option<Partner<(usize, bool, usize)>> = None;
         for (oi, o) in other.iter().enumerate() {
@@ -437,8 +475,32 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
         match best {
             Some((oi, _, changes)) if plausible => {
                 other_used[oi] = true;
-                cx.out.extend(changes);
+                let (o, n) = if plan.dominant_is_old {
+                    (d, &other[oi])
+                } else {
+                    (&other[oi], d)
+                };
+                if cover.holds(cx, o, n) {
+                    // (verdicts beyond what the validator decides stay: a
+                    // field silently ignored, a serde width, a default)
+                    let kept = |c: &super::Change| {
+                        c.severity != Severity::Breaking
+                            || [
+                                "property-removed",
+                                "format",
+                                "default",
+                                "reserved",
+                                "not-compared",
+                            ]
+                            .iter()
+                            .any(|k| c.rule.contains(k))
+                    };
+                    cx.out.extend(changes.into_iter().filter(kept));
+                } else {
+                    cx.out.extend(changes);
+                }
             }
+            _ if cover.holds_alone(cx, d, plan.dominant_is_old) => {}
             _ => {
                 let (suffix, effect) = plan.dominant_missing;
                 let at = if plan.dominant_is_old {
@@ -454,7 +516,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
         }
     }
     for (oi, o) in other.iter().enumerate() {
-        if other_used[oi] {
+        if other_used[oi] || cover.holds_alone(cx, o, !plan.dominant_is_old) {
             continue;
         }
         let (suffix, effect) = plan.extra;
@@ -467,6 +529,59 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
         if let Some(c) = cx.emit(suffix, effect, flip, &at, None, what) {
             c.detail.values = vec![o.clone()];
         }
+    }
+}
+
+/// `anyOf` coverage: a value a changed (or unpaired) branch lost is still
+/// accepted when another branch of that side accepts every value of its
+/// type. Where the side a break needs (old for a narrowing that breaks,
+/// new for a widening) has a branch whose types the other side's branches
+/// accept in full, no change in that branch can break anyone.
+struct AnyOfCover {
+    /// Whether a narrowing breaks here (input outside `not`, output inside).
+    narrowing_breaks: bool,
+    /// The types the other side's branches accept in full (`None`: not an `anyOf`).
+    full: Option<TypeSet>,
+}
+
+impl AnyOfCover {
+    fn new(cx: &Cx<'_>, olds: &[Value], news: &[Value], flip: bool, plan: &Plan<'_>) -> Self {
+        let narrowing_breaks = (cx.dir == Direction::Input) != flip;
+        let full = (plan.kw == (Some("anyOf"), Some("anyOf"))).then(|| {
+            let (root, bs) = if narrowing_breaks {
+                (cx.new_root, news)
+            } else {
+                (cx.old_root, olds)
+            };
+            bs.iter().fold(TypeSet::NONE, |acc, b| {
+                acc.union(super::coverage::full_types(root, b))
+            })
+        });
+        AnyOfCover {
+            narrowing_breaks,
+            full,
+        }
+    }
+
+    /// Can no change between the paired branches `o` and `n` break anyone?
+    fn holds(&self, cx: &Cx<'_>, o: &Value, n: &Value) -> bool {
+        let Some(full) = self.full else { return false };
+        let reach = if self.narrowing_breaks {
+            super::vacuous::node_types(cx.old_root, o)
+        } else {
+            super::vacuous::node_types(cx.new_root, n)
+        };
+        full.contains(reach)
+    }
+
+    /// Can the unpaired branch `b` (of the old side or the new) break no one?
+    fn holds_alone(&self, cx: &Cx<'_>, b: &Value, old_side: bool) -> bool {
+        let Some(full) = self.full else { return false };
+        if old_side != self.narrowing_breaks {
+            return false;
+        }
+        let root = if old_side { cx.old_root } else { cx.new_root };
+        full.contains(super::vacuous::node_types(root, b))
     }
 }
 
@@ -676,6 +791,11 @@ pub(crate) fn compare_all_of_and_not(
         super::vacuous::may_meet(root, s, not_root, not)
     };
     match (so.get("not"), sn.get("not")) {
+        // a changed `not` whose schemas the node's types meet on neither side
+        // excludes nothing before or after
+        (Some(o), Some(n))
+            if !meets(cx.old_root, so, cx.new_root, n)
+                && !meets(cx.new_root, sn, cx.old_root, o) => {}
         (Some(o), Some(n)) => cx.cmp(o, n, &format!("{ptr}/not"), !flip),
         (None, Some(n)) if !meets(cx.old_root, so, cx.new_root, n) => {}
         (Some(o), None) if !meets(cx.new_root, sn, cx.old_root, o) => {}

@@ -51,6 +51,17 @@ pub(crate) fn effective_enum(s: &Shape<'_>, declared: TypeSet) -> Option<Vec<Val
     })
 }
 
+/// Does `values` hold every value of the types `t` (only `null` and
+/// `boolean` are finite)?
+fn lists_every_value(t: TypeSet, values: &[Value]) -> bool {
+    let finite = TypeSet::NULL.union(TypeSet::BOOLEAN);
+    finite.contains(t)
+        && [Value::Null, Value::Bool(true), Value::Bool(false)]
+            .iter()
+            .filter(|v| t.contains(TypeSet::of(v)))
+            .all(|v| values.contains(v))
+}
+
 fn values_list(v: &[&Value]) -> String {
     let shown: Vec<String> = v.iter().take(5).map(|x| x.to_string()).collect();
     if v.len() > 5 {
@@ -76,8 +87,16 @@ pub(crate) fn compare_types_and_values(
         tn = tn.intersect(TypeSet::OBJECT);
     }
     let place = label::describe(ptr, cx.dir);
-    let lost = to.minus(tn);
-    let gained = tn.minus(to);
+    // a type one side declares but provably never accepts (its `not`,
+    // `allOf`, alternatives or bounds exclude it) is neither lost nor gained
+    let mut lost = to.minus(tn);
+    if !lost.is_empty() {
+        lost = lost.intersect(super::vacuous::shape_types(cx.old_root, so));
+    }
+    let mut gained = tn.minus(to);
+    if !gained.is_empty() {
+        gained = gained.intersect(super::vacuous::shape_types(cx.new_root, sn));
+    }
     let type_ptr = format!("{ptr}/type");
     if !lost.is_empty() {
         let what = match cx.dir {
@@ -134,6 +153,9 @@ pub(crate) fn compare_types_and_values(
             format!("{ptr}/enum")
         };
     match (&eo, &en) {
+        // an enum listing every value the old side's types hold (`null`,
+        // `true`/`false`) restricts nothing
+        (None, Some(n)) if lists_every_value(to, n) => {}
         (None, Some(n)) => {
             let refs: Vec<&Value> = n.iter().collect();
             let what = match cx.dir {

@@ -11,6 +11,7 @@
 
 mod alternatives;
 mod conditional;
+mod coverage;
 mod execution;
 pub mod headers;
 mod keywords;

@@ -13,6 +13,7 @@
 use serde_json::Value;
 
 use super::keywords::effective_types;
+use crate::schema::numeric::Num;
 use crate::schema::shape::{shape, Shape};
 use crate::schema::types::TypeSet;
 
@@ -51,51 +52,53 @@ pub(crate) fn idle_and_empty(root: &Value, s: &Shape<'_>) -> (Vec<&'static str>,
     (idle_for(t, s), t.is_empty())
 }
 
+/// Keywords that constrain values of one type only.
+pub(crate) const BY_TYPE: [(TypeSet, &[&str]); 4] = [
+    (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
+    (
+        TypeSet::NUMBER,
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+    ),
+    (
+        TypeSet::ARRAY,
+        &[
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "contains",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "minContains",
+            "maxContains",
+            "unevaluatedItems",
+        ],
+    ),
+    (
+        TypeSet::OBJECT,
+        &[
+            "properties",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "required",
+            "minProperties",
+            "maxProperties",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+            "unevaluatedProperties",
+        ],
+    ),
+];
+
 fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
-    const BY_TYPE: [(TypeSet, &[&str]); 4] = [
-        (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
-        (
-            TypeSet::NUMBER,
-            &[
-                "minimum",
-                "maximum",
-                "exclusiveMinimum",
-                "exclusiveMaximum",
-                "multipleOf",
-            ],
-        ),
-        (
-            TypeSet::ARRAY,
-            &[
-                "items",
-                "prefixItems",
-                "additionalItems",
-                "contains",
-                "minItems",
-                "maxItems",
-                "uniqueItems",
-                "minContains",
-                "maxContains",
-                "unevaluatedItems",
-            ],
-        ),
-        (
-            TypeSet::OBJECT,
-            &[
-                "properties",
-                "additionalProperties",
-                "patternProperties",
-                "propertyNames",
-                "required",
-                "minProperties",
-                "maxProperties",
-                "dependentRequired",
-                "dependentSchemas",
-                "dependencies",
-                "unevaluatedProperties",
-            ],
-        ),
-    ];
     let mut out: Vec<&'static str> = vec![];
     for (ty, kws) in BY_TYPE {
         if !t.overlaps(ty) {
@@ -111,6 +114,11 @@ fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
 /// A superset of the types of the values `node` (in `root`) accepts.
 pub(crate) fn node_types(root: &Value, node: &Value) -> TypeSet {
     types(root, &shape(root, node), 0, &budget())
+}
+
+/// A superset of the types of the values the normalized node `s` (in `root`) accepts.
+pub(crate) fn shape_types(root: &Value, s: &Shape<'_>) -> TypeSet {
+    types(root, s, 0, &budget())
 }
 
 /// Can a value satisfy both the node `s` (in `root`) and the schema `other`
@@ -147,8 +155,9 @@ pub(crate) fn may_overlap(
 
 /// The types whose values the node's own bounds exclude: an empty number
 /// range, `minLength` above `maxLength` (likewise items and members), a
-/// `maxLength: 0` whose `pattern` rejects the empty string, or a
-/// required member whose declared schema accepts nothing.
+/// `maxLength: 0` whose `pattern` rejects the empty string, a required
+/// member whose declared schema accepts nothing, or one a closed object
+/// does not declare.
 fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
     let num = |k: &str| s.get(k).and_then(Value::as_f64);
     let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
@@ -189,6 +198,19 @@ fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> 
         out = out.union(TypeSet::OBJECT);
     }
     let required = s.get("required").and_then(Value::as_array);
+    // a closed object requiring a member it does not declare
+    let closed = s.get("additionalProperties") == Some(&Value::Bool(false))
+        && s.get("patternProperties").is_none();
+    let declared = |name: &str| s.get("properties").and_then(|p| p.get(name)).is_some();
+    if closed
+        && required
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .any(|n| !declared(n))
+    {
+        out = out.union(TypeSet::OBJECT);
+    }
     for name in required
         .into_iter()
         .flatten()
@@ -231,6 +253,16 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
         t = t.minus(x);
     }
     t = t.minus(empty_by_bounds(root, s, depth, left));
+    // a `multipleOf` that is a whole number admits integers only
+    if s.get("multipleOf")
+        .and_then(Num::from_value)
+        .is_some_and(|m| match m {
+            Num::Int(i) => i > 0,
+            Num::Float(f) => f >= 1.0 && f.fract() == 0.0,
+        })
+    {
+        t = t.minus(TypeSet::FRACTION);
+    }
     let branches = |kw: &str| -> Vec<&Value> {
         s.get(kw)
             .and_then(Value::as_array)
@@ -338,6 +370,12 @@ mod tests {
             json!({"allOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]})
         ));
         assert!(nothing(json!({"type": "integer", "enum": ["a", true]})));
+        assert!(nothing(
+            json!({"type": "object", "additionalProperties": false, "properties": {"b": {}}, "required": ["a"]})
+        ));
+        assert!(!nothing(
+            json!({"type": "object", "additionalProperties": false, "properties": {"a": {}}, "required": ["a"]})
+        ));
         assert!(nothing(
             json!({"anyOf": [{"type": "string", "const": 1}, {"allOf": [{"type": "null"}, {"type": "array"}]}]})
         ));

@@ -914,10 +914,15 @@ impl Search<'_> {
                 if !self.undone().is_some_and(|u| u.is_valid(inst)) {
                     return None;
                 }
-                let e = vo.iter_errors(inst).take(16).find(|e| {
-                    e.instance_path().as_str() == here
-                        && e.evaluation_path().as_str().ends_with("/oneOf")
-                })?;
+                // (a combinator above the oneOf may report it in its own name)
+                let e = vo
+                    .iter_errors(inst)
+                    .take(16)
+                    .find(|e| {
+                        e.instance_path().as_str() == here
+                            && e.evaluation_path().as_str().ends_with("/oneOf")
+                    })
+                    .or_else(|| vo.iter_errors(inst).next())?;
                 return Some(Hit {
                     inst: inst.clone(),
                     at: at.to_vec(),
