@@ -1,0 +1,520 @@
+//! The build cache against random edit sequences: a small crate shaped like
+//! real servers' (argument structs reaching shared structs and enums in
+//! another file, `Option`/`Vec`/maps, serde `default`/`rename_all`/`rename`,
+//! doc comments on types and fields, a hand-written `Default`, handler
+//! bodies) goes through seeded random edits: fields renamed, retyped, added
+//! and removed, docs and serde attributes changed, enum variants renamed
+//! and added, handler bodies edited, types added. After every edit the
+//! cached build (every path: nothing changed, re-derive a few tools, full)
+//! must write byte for byte what an uncached build writes, or fail with the
+//! same error. `MCP_CONTRACT_CACHE_EDITS=n` and `MCP_CONTRACT_CACHE_SEED=s`
+//! change the run.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use mcp_contract_build::{Builder, Mode};
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+#[derive(Clone)]
+struct Field {
+    name: String,
+    ty: String,
+    doc: Option<String>,
+    /// `#[serde(default)]` (only on types with a default).
+    default: bool,
+    /// `#[serde(rename = "..")]`.
+    rename: Option<String>,
+}
+
+#[derive(Clone)]
+struct Struct {
+    name: String,
+    doc: String,
+    rename_all: bool,
+    fields: Vec<Field>,
+}
+
+#[derive(Clone)]
+struct Enum {
+    name: String,
+    doc: String,
+    variants: Vec<String>,
+}
+
+/// The crate: shared types in `src/shared.rs`, one tool per file in `src/tools/`.
+#[derive(Clone)]
+struct Model {
+    shared: Vec<Struct>,
+    enums: Vec<Enum>,
+    tools: Vec<Struct>,
+    bodies: Vec<u64>,
+    counter: u64,
+}
+
+const SCALARS: &[&str] = &[
+    "String",
+    "bool",
+    "u32",
+    "i64",
+    "f64",
+    "Option<u32>",
+    "Option<String>",
+    "Vec<String>",
+    "Vec<u8>",
+    "std::collections::BTreeMap<String, u64>",
+    "Option<Vec<i32>>",
+];
+
+impl Model {
+    fn new() -> Self {
+        let field = |name: &str, ty: &str| Field {
+            name: name.into(),
+            ty: ty.into(),
+            doc: None,
+            default: false,
+            rename: None,
+        };
+        let shared = vec![
+            Struct {
+                name: "Range".into(),
+                doc: "A range.".into(),
+                rename_all: false,
+                fields: vec![field("min", "Option<i64>"), field("max", "Option<i64>")],
+            },
+            Struct {
+                name: "Window".into(),
+                doc: "A window of days.".into(),
+                rename_all: false,
+                fields: vec![field("days", "u32")],
+            },
+        ];
+        let enums = vec![Enum {
+            name: "Mode".into(),
+            doc: "How to match.".into(),
+            variants: vec!["Fast".into(), "Exact".into()],
+        }];
+        let tools = (0..3)
+            .map(|i| Struct {
+                name: format!("Args{i}"),
+                doc: format!("Tool {i}."),
+                rename_all: false,
+                fields: vec![
+                    field("query", "String"),
+                    field("range", "crate::shared::Range"),
+                    field("mode", "crate::shared::Mode"),
+                ],
+            })
+            .collect();
+        Model {
+            shared,
+            enums,
+            tools,
+            bodies: vec![0, 0, 0],
+            counter: 0,
+        }
+    }
+
+    /// Gives every field of a type the crate lacks a type it has.
+    fn fix_missing(&mut self) {
+        for s in self.structs_mut() {
+            for f in &mut s.fields {
+                if f.ty.contains("Missing") {
+                    f.ty = "String".into();
+                }
+            }
+        }
+    }
+
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.counter += 1;
+        format!("{prefix}{}", self.counter)
+    }
+
+    /// Every type a field may have.
+    fn types(&self) -> Vec<String> {
+        let mut all: Vec<String> = SCALARS.iter().map(|s| s.to_string()).collect();
+        for s in &self.shared {
+            all.push(format!("crate::shared::{}", s.name));
+            all.push(format!("Option<crate::shared::{}>", s.name));
+        }
+        for e in &self.enums {
+            all.push(format!("crate::shared::{}", e.name));
+            all.push(format!("Vec<crate::shared::{}>", e.name));
+        }
+        all
+    }
+
+    /// One random edit; returns what it was.
+    fn edit(&mut self, rng: &mut Rng) -> String {
+        let types = self.types();
+        match rng.below(12) {
+            0 | 1 => {
+                let (s, f) = self.some_field(rng);
+                let name = self.fresh("f");
+                let field = &mut self.structs_mut()[s].fields[f];
+                let what = format!("rename field {} -> {name}", field.name);
+                field.name = name;
+                what
+            }
+            2 => {
+                let (s, f) = self.some_field(rng);
+                // Now and then a type the crate does not have: the build
+                // fails (the same error both ways) until a later edit fixes it.
+                let ty = if rng.below(12) == 0 {
+                    "crate::shared::Missing".to_string()
+                } else {
+                    rng.pick(&types).clone()
+                };
+                let field = &mut self.structs_mut()[s].fields[f];
+                field.ty = ty.clone();
+                field.default = false;
+                format!("retype field {} -> {ty}", field.name)
+            }
+            3 => {
+                let (s, f) = self.some_field(rng);
+                // Text the lockfile escapes: quotes, a backslash, non-ASCII.
+                let doc = self.fresh("Doc \"quoted\" \\ é ");
+                let field = &mut self.structs_mut()[s].fields[f];
+                field.doc = if field.doc.is_some() && rng.below(3) == 0 {
+                    None
+                } else {
+                    Some(doc)
+                };
+                format!("field doc {}", field.name)
+            }
+            4 => {
+                let n = self.structs_mut().len();
+                let s = rng.below(n);
+                let doc = self.fresh("Type doc ");
+                let st = &mut self.structs_mut()[s];
+                st.doc = doc;
+                format!("type doc {}", st.name)
+            }
+            5 => {
+                let n = self.structs_mut().len();
+                let s = rng.below(n);
+                let name = self.fresh("g");
+                let ty = rng.pick(&types).clone();
+                let st = &mut self.structs_mut()[s];
+                st.fields.push(Field {
+                    name: name.clone(),
+                    ty,
+                    doc: None,
+                    default: false,
+                    rename: None,
+                });
+                format!("add field {name} to {}", st.name)
+            }
+            6 => {
+                let (s, f) = self.some_field(rng);
+                let st = &mut self.structs_mut()[s];
+                if st.fields.len() > 1 {
+                    let gone = st.fields.remove(f);
+                    format!("remove field {}", gone.name)
+                } else {
+                    "nothing".into()
+                }
+            }
+            7 => {
+                let (s, f) = self.some_field(rng);
+                let field = &mut self.structs_mut()[s].fields[f];
+                let defaults = field.ty.starts_with("Option<")
+                    || field.ty.starts_with("Vec<")
+                    || matches!(field.ty.as_str(), "String" | "bool" | "u32" | "i64");
+                if rng.below(2) == 0 {
+                    field.default = defaults && !field.default;
+                    format!("toggle default on {}", field.name)
+                } else {
+                    field.rename = match field.rename {
+                        Some(_) => None,
+                        None => Some(format!("{}Wire", field.name)),
+                    };
+                    format!("toggle rename on {}", field.name)
+                }
+            }
+            8 => {
+                let n = self.structs_mut().len();
+                let s = rng.below(n);
+                let st = &mut self.structs_mut()[s];
+                st.rename_all = !st.rename_all;
+                format!("toggle rename_all on {}", st.name)
+            }
+            9 => {
+                let v = self.fresh("V");
+                let e = &mut self.enums[0];
+                if rng.below(2) == 0 || e.variants.len() > 4 {
+                    let i = rng.below(e.variants.len());
+                    e.variants[i] = v.clone();
+                } else {
+                    e.variants.push(v.clone());
+                }
+                format!("enum variant {v}")
+            }
+            10 => {
+                let t = rng.below(self.bodies.len());
+                self.counter += 1;
+                self.bodies[t] = self.counter;
+                format!("handler body of tool {t}")
+            }
+            _ => {
+                let name = self.fresh("Extra");
+                self.shared.push(Struct {
+                    name: name.clone(),
+                    doc: format!("{name}."),
+                    rename_all: false,
+                    fields: vec![Field {
+                        name: "value".into(),
+                        ty: "Option<String>".into(),
+                        doc: None,
+                        default: false,
+                        rename: None,
+                    }],
+                });
+                format!("new type {name}")
+            }
+        }
+    }
+
+    /// Tools first, then shared structs (index into `structs_mut`).
+    fn structs_mut(&mut self) -> Vec<&mut Struct> {
+        self.tools
+            .iter_mut()
+            .chain(self.shared.iter_mut())
+            .collect()
+    }
+
+    fn some_field(&mut self, rng: &mut Rng) -> (usize, usize) {
+        let n = self.tools.len() + self.shared.len();
+        let s = rng.below(n);
+        let len = self.structs_mut()[s].fields.len();
+        (s, rng.below(len))
+    }
+
+    fn struct_text(s: &Struct, attr: Option<String>) -> String {
+        let mut out = format!("/// {}\n", s.doc);
+        if let Some(attr) = attr {
+            out.push_str(&attr);
+        }
+        out.push_str("#[derive(Debug, serde::Deserialize, serde::Serialize)]\n");
+        if s.rename_all {
+            out.push_str("#[serde(rename_all = \"camelCase\")]\n");
+        }
+        out.push_str(&format!("pub struct {} {{\n", s.name));
+        for f in &s.fields {
+            if let Some(doc) = &f.doc {
+                out.push_str(&format!("    /// {doc}\n"));
+            }
+            if f.default {
+                out.push_str("    #[serde(default)]\n");
+            }
+            if let Some(r) = &f.rename {
+                out.push_str(&format!("    #[serde(rename = \"{r}\")]\n"));
+            }
+            out.push_str(&format!("    pub {}: {},\n", f.name, f.ty));
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    fn files(&self) -> Vec<(String, String)> {
+        let mut shared = String::new();
+        for s in &self.shared {
+            shared.push_str(&Self::struct_text(s, None));
+            if s.name == "Window" {
+                shared.push_str(
+                    "\nimpl Default for Window {\n    fn default() -> Self {\n        Window { days: 7 }\n    }\n}\n",
+                );
+            }
+            shared.push('\n');
+        }
+        for e in &self.enums {
+            shared.push_str(&format!(
+                "/// {}\n#[derive(Debug, serde::Deserialize, serde::Serialize)]\npub enum {} {{\n",
+                e.doc, e.name
+            ));
+            for v in &e.variants {
+                shared.push_str(&format!("    {v},\n"));
+            }
+            shared.push_str("}\n\n");
+        }
+        let mut files = vec![
+            (
+                "src/lib.rs".to_string(),
+                "pub mod shared;\npub mod tools;\n".to_string(),
+            ),
+            ("src/shared.rs".to_string(), shared),
+        ];
+        let mut mods = String::new();
+        for (i, t) in self.tools.iter().enumerate() {
+            mods.push_str(&format!("pub mod t{i};\n"));
+            let attr = format!("#[mcp_contract::tool(name = \"tool_{i}\", version = 1)]\n");
+            let mut text = Self::struct_text(t, Some(attr));
+            text.push_str(&format!(
+                "\n/// The handler.\npub fn handle(args: &{}) -> u64 {{\n    let seen = {};\n    seen + 1\n}}\n",
+                t.name, self.bodies[i]
+            ));
+            files.push((format!("src/tools/t{i}.rs"), text));
+        }
+        files.push(("src/tools/mod.rs".to_string(), mods));
+        files
+    }
+}
+
+/// Dates a written file back, one second per write (see cache_equivalence.rs).
+fn age(path: &Path) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static TICK: AtomicU64 = AtomicU64::new(0);
+    let tick = TICK.fetch_add(1, Ordering::SeqCst);
+    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(7200)
+        + std::time::Duration::from_secs(tick);
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(when).unwrap();
+}
+
+fn outputs(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![out.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                pending.push(p);
+                continue;
+            }
+            let rel = p.strip_prefix(out).unwrap().to_string_lossy().into_owned();
+            if !rel.starts_with("mcp-contract-cache") {
+                files.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    files
+}
+
+fn builder(root: &Path, lock: &str, out: &Path) -> Builder {
+    Builder::new()
+        .manifest_dir(root)
+        .package("random-edits")
+        .lockfile(format!("contracts/{lock}"))
+        .out_dir(out)
+        .mode(Mode::Update)
+        .quiet()
+}
+
+const DEFAULT_SEED: u64 = 20261201;
+
+#[test]
+fn cached_builds_match_uncached_ones_over_random_edits() {
+    let steps: usize = std::env::var("MCP_CONTRACT_CACHE_EDITS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let seed: u64 = std::env::var("MCP_CONTRACT_CACHE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(DEFAULT_SEED);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let (cached_out, plain_out) = (root.join("out-cached"), root.join("out-plain"));
+    let mut model = Model::new();
+    let mut rng = Rng(seed);
+    let mut written: BTreeMap<String, String> = BTreeMap::new();
+    let mut paths: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut log: Vec<String> = Vec::new();
+    let mut failing = false;
+    for step in 0..=steps {
+        let what = if step == 0 {
+            "first build".to_string()
+        } else if failing && rng.below(2) == 0 {
+            model.fix_missing();
+            "fix the missing type".to_string()
+        } else {
+            // One to three edits per build, as a save often holds several.
+            (0..1 + rng.below(3))
+                .map(|_| model.edit(&mut rng))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        for (rel, text) in model.files() {
+            if written.get(&rel) != Some(&text) {
+                let path: PathBuf = root.join(&rel);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &text).unwrap();
+                age(&path);
+                written.insert(rel, text);
+            }
+        }
+        log.push(format!("{step}: {what}"));
+        let cached = builder(root, "cached.lock", &cached_out).build();
+        let plain = builder(root, "plain.lock", &plain_out).no_cache().build();
+        let context = || log[log.len().saturating_sub(4)..].join("\n");
+        failing = plain.is_err();
+        match (cached, plain) {
+            (Ok(c), Ok(_)) => {
+                let lock = |name: &str| std::fs::read(root.join("contracts").join(name)).unwrap();
+                assert!(
+                    lock("cached.lock") == lock("plain.lock"),
+                    "the lockfiles differ after\n{}",
+                    context()
+                );
+                assert!(
+                    outputs(&cached_out) == outputs(&plain_out),
+                    "OUT_DIR differs after\n{}",
+                    context()
+                );
+                let path = match (c.full, c.spliced) {
+                    (false, false) => "unchanged",
+                    (false, true) => "re-derived",
+                    (true, true) => "full, spliced",
+                    (true, false) => "full",
+                };
+                *paths.entry(path).or_default() += 1;
+            }
+            (Err(c), Err(p)) => {
+                assert_eq!(c.to_string(), p.to_string(), "after\n{}", context());
+                *paths.entry("error").or_default() += 1;
+            }
+            (c, p) => panic!(
+                "cached {:?} but uncached {:?} after\n{}",
+                c.map(|b| b.outcome),
+                p.map(|b| b.outcome),
+                context()
+            ),
+        }
+    }
+    eprintln!("cache random edits (seed {seed}, {steps} builds): {paths:?}");
+    // The generator must reach the paths it is here to check (asserted on
+    // the default run; another seed may by chance miss one).
+    for path in ["unchanged", "re-derived", "full", "error"] {
+        if paths.get(path).copied().unwrap_or(0) == 0 {
+            assert!(
+                seed != DEFAULT_SEED,
+                "no build took the {path:?} path: {paths:?}"
+            );
+            eprintln!("note: no build of seed {seed} took the {path:?} path");
+        }
+    }
+}
