@@ -54,6 +54,29 @@ impl TypeSet {
         }
     }
 
+    /// A `type` keyword admitting at least this set (fractions alone widen
+    /// to `number`: the keyword cannot name them).
+    pub fn keyword(self) -> Value {
+        let mut names: Vec<Value> = vec![];
+        for (bit, name) in [
+            (TypeSet::NULL, "null"),
+            (TypeSet::BOOLEAN, "boolean"),
+            (TypeSet::OBJECT, "object"),
+            (TypeSet::ARRAY, "array"),
+            (TypeSet::STRING, "string"),
+        ] {
+            if self.contains(bit) {
+                names.push(Value::from(name));
+            }
+        }
+        if self.overlaps(TypeSet::FRACTION) {
+            names.push(Value::from("number"));
+        } else if self.contains(TypeSet::INTEGER) {
+            names.push(Value::from("integer"));
+        }
+        Value::Array(names)
+    }
+
     /// The set a `type` keyword value admits (`None` keyword admits everything).
     pub fn from_keyword(v: Option<&Value>) -> TypeSet {
         match v {
