@@ -601,7 +601,7 @@ const SEEDS: [u64; 3] = [20261201, 7, 20261203];
 
 /// Pairs per seed by default (the three seeds together stay quick in the
 /// debug test profile).
-const CASES: usize = 400;
+const CASES: usize = 1000;
 
 fn share(backed: usize, breaking: usize) -> f64 {
     if breaking == 0 {
