@@ -971,9 +971,12 @@ fn one_of_branches_changed_only_where_no_value_reaches_them_do_not_overlap_anew(
         {"type": "integer", "maximum": 9},
         {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}
     ]}));
-    assert!(breaking_out(old, fires)
+    // 0 was accepted and now matches both branches (as an output, every
+    // integer both took before both take now: see
+    // a_one_of_overlap_each_branch_keeps_on_its_common_types_is_nothing_new)
+    assert!(breaking_in(old, fires)
         .iter()
-        .any(|(r, _)| *r == "output.constraint-changed"));
+        .any(|(r, _)| *r == "input.variant-overlap"));
     // the node's own type: arrays never meet a string/integer branch
     let old = prop(json!({"type": "array", "oneOf": [{}, {"type": ["integer", "string"]}]}));
     let quiet = prop(
@@ -1112,4 +1115,56 @@ fn a_closed_object_requiring_an_undeclared_member_holds_nothing() {
         {"type": "null"}
     ]}));
     assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn a_one_of_overlap_each_branch_keeps_on_its_common_types_is_nothing_new() {
+    // integers match both branches before and after, so they stay rejected;
+    // the first branch lost only long strings, which the second never took
+    let old =
+        prop(json!({"oneOf": [{"type": ["integer", "string"]}, {"type": ["integer", "boolean"]}]}));
+    let quiet = prop(json!({"oneOf": [
+        {"type": ["integer", "string"], "maxLength": 3},
+        {"type": ["integer", "boolean"]}
+    ]}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    // the first branch lets integers below 5 go: they match the second alone and are new
+    let fires = prop(json!({"oneOf": [
+        {"type": ["integer", "string"], "minimum": 5},
+        {"type": ["integer", "boolean"]}
+    ]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn listed_values_no_value_can_pass_hold_nothing() {
+    // "x" and "ab" never meet: the old node accepted nothing
+    let old = prop(json!({"allOf": [{"const": "x"}, {"const": "ab"}]}));
+    let quiet = prop(json!({"allOf": [{"const": "x"}, {"const": "ab", "type": "integer"}]}));
+    assert_eq!(breaking_in(old, quiet), vec![]);
+    let old = prop(json!({"allOf": [{"enum": ["x", "ab"]}, {"const": "ab"}]}));
+    let fires = prop(json!({"allOf": [{"enum": ["x", "ab"]}, {"const": "ab", "type": "integer"}]}));
+    assert!(!breaking_in(old, fires).is_empty());
+    // the only listed string is longer than the node allows
+    let old = prop(json!({"type": "array", "items": {"enum": ["ba", null], "maxLength": 1}}));
+    let quiet = prop(
+        json!({"type": "array", "items": {"enum": ["ba", null], "maxLength": 1, "type": "null"}}),
+    );
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(
+        json!({"type": "array", "items": {"enum": ["ba", null], "maxLength": 2, "type": "null"}}),
+    );
+    let old = prop(json!({"type": "array", "items": {"enum": ["ba", null], "maxLength": 2}}));
+    assert!(!breaking_in(old, fires).is_empty());
+}
+
+#[test]
+fn a_range_of_one_whole_number_holds_no_fraction() {
+    let old = prop(json!({"type": "number", "minimum": 1, "maximum": 1}));
+    let quiet = prop(json!({"type": "integer", "minimum": 1, "maximum": 1}));
+    assert_eq!(breaking_in(old, quiet), vec![]);
+    // 1.5 was accepted
+    let old = prop(json!({"type": "number", "minimum": 1, "maximum": 2}));
+    let fires = prop(json!({"type": "integer", "minimum": 1, "maximum": 2}));
+    assert!(!breaking_in(old, fires).is_empty());
 }

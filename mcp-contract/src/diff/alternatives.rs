@@ -224,6 +224,28 @@ fn one_of_overlap(
             both && (0..others)
                 .any(|a| counterpart(i, a) && (0..others).any(|b| b != a && counterpart(j, b)))
         };
+        // the values both branches accept are of their common types: when,
+        // on those types, each branch lies within a distinct branch of the
+        // other side, such a value matches two branches there too
+        let paired_within = |i: usize, j: usize, t: TypeSet| {
+            if !both {
+                return false;
+            }
+            let inside = |k: usize| -> Vec<bool> {
+                (0..others)
+                    .map(|a| {
+                        let (o, n) = if bs_is_new {
+                            (&olds[a], &news[k])
+                        } else {
+                            (&olds[k], &news[a])
+                        };
+                        within_types(cx, o, n, t, bs_is_new, ptr)
+                    })
+                    .collect()
+            };
+            let (ii, jj) = (inside(i), inside(j));
+            (0..others).any(|a| ii[a] && (0..others).any(|b| b != a && jj[b]))
+        };
         // outside `not`, only values the other side accepts can be hurt by an
         // overlap: branches whose common types it never admits are harmless
         let (other_root, other) = if bs_is_new {
@@ -240,6 +262,10 @@ fn one_of_overlap(
             let t = |b: &Value| super::vacuous::node_types(root, b);
             t(&bs[i]).intersect(t(&bs[j])).overlaps(node_t)
         };
+        let common = |i: usize, j: usize| {
+            let t = |b: &Value| super::vacuous::node_types(root, b);
+            t(&bs[i]).intersect(t(&bs[j])).intersect(node_t)
+        };
         (0..bs.len())
             .flat_map(|i| (i + 1..bs.len()).map(move |j| (i, j)))
             .find(|&(i, j)| {
@@ -247,6 +273,7 @@ fn one_of_overlap(
                     && !disjoint(root, &bs[i], &bs[j])
                     && within(i, j)
                     && reached(i, j)
+                    && !paired_within(i, j, common(i, j))
             })
     };
     let found = check_new
@@ -273,6 +300,35 @@ fn one_of_overlap(
         None,
         what,
     );
+}
+
+/// Restricted to the types `t`, does the branch `src` of one side lie
+/// within the branch of the other (`new` within `old` when `src_is_new`,
+/// else `old` within `new`)? Judged by the engine itself, each inclusion
+/// as the direction where its failure is breaking.
+fn within_types(
+    cx: &Cx<'_>,
+    old: &Value,
+    new: &Value,
+    t: TypeSet,
+    src_is_new: bool,
+    ptr: &str,
+) -> bool {
+    let restrict = |b: &Value| {
+        if t == TypeSet::ALL {
+            b.clone()
+        } else {
+            serde_json::json!({"allOf": [b, {"type": t.keyword()}]})
+        }
+    };
+    let dir = if src_is_new {
+        Direction::Output
+    } else {
+        Direction::Input
+    };
+    let mut trial = cx.trial_in(dir);
+    trial.cmp(&restrict(old), &restrict(new), ptr, false);
+    trial.breaking_count() == 0
 }
 
 fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::keywords::effective_types;
+use super::keywords::{effective_enum, effective_types};
 use crate::schema::numeric::Num;
 use crate::schema::shape::{shape, Shape};
 use crate::schema::types::TypeSet;
@@ -178,6 +178,9 @@ fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> 
     if let (Some((l, lx)), Some((h, hx))) = (lo, hi) {
         if l > h || (l == h && (lx || hx)) {
             out = out.union(TypeSet::NUMBER);
+        } else if l == h && l.fract() == 0.0 {
+            // a single whole number: no fraction fits
+            out = out.union(TypeSet::FRACTION);
         }
     }
     let count = |k: &str| s.get(k).and_then(Value::as_u64);
@@ -237,6 +240,13 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
         return TypeSet::ALL;
     }
     left.set(left.get() - 1);
+    if let Some(values) = listed(root, s) {
+        t = t.intersect(
+            values
+                .iter()
+                .fold(TypeSet::NONE, |acc, v| acc.union(TypeSet::of(v))),
+        );
+    }
     // `not: {}` / `not: true` (and the `false` schema, which shape spells so)
     if let Some(n) = s.get("not") {
         let never = match n {
@@ -293,6 +303,76 @@ fn types(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
         t = t.intersect(some);
     }
     t
+}
+
+/// The values a node's `enum`/`const` lists that can pass it: listed by
+/// every residual `allOf` branch that lists values too, and within the
+/// node's own length, range and pattern. `None` when nothing is listed.
+fn listed(root: &Value, s: &Shape<'_>) -> Option<Vec<Value>> {
+    let mut values = effective_enum(s, TypeSet::ALL);
+    for b in s
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .take(MAX_BRANCHES)
+    {
+        let bs = shape(root, b);
+        if bs.truncated {
+            continue;
+        }
+        if let Some(theirs) = effective_enum(&bs, TypeSet::ALL) {
+            values = Some(match values {
+                None => theirs,
+                Some(ours) => ours
+                    .into_iter()
+                    .filter(|x| theirs.iter().any(|y| may_equal(x, y)))
+                    .collect(),
+            });
+        }
+    }
+    values.map(|v| v.into_iter().filter(|x| within_bounds(s, x)).collect())
+}
+
+/// Can two listed values be the same JSON value? (numbers by value;
+/// containers, which may hold numbers spelled apart, always may)
+fn may_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => true,
+        _ => a == b,
+    }
+}
+
+/// Does a listed string or number pass the node's own length, pattern and
+/// range keywords? (other values: true)
+fn within_bounds(s: &Shape<'_>, v: &Value) -> bool {
+    let num = |k: &str| s.get(k).and_then(Value::as_f64);
+    let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
+    match v {
+        Value::String(text) => {
+            let n = text.chars().count() as u64;
+            let len = |k: &str| s.get(k).and_then(Value::as_u64);
+            if len("minLength").is_some_and(|m| n < m) || len("maxLength").is_some_and(|m| n > m) {
+                return false;
+            }
+            match s.get("pattern").and_then(Value::as_str) {
+                Some(p) => crate::schema::pattern::Compiled::new(Some(p))
+                    .map_or(true, |c| c.is_match(text)),
+                None => true,
+            }
+        }
+        Value::Number(x) => {
+            let Some(x) = x.as_f64() else { return true };
+            let below = |b: f64, exclusive: bool| x < b || (exclusive && x == b);
+            let above = |b: f64, exclusive: bool| x > b || (exclusive && x == b);
+            !(num("minimum").is_some_and(|m| below(m, flag("exclusiveMinimum")))
+                || num("exclusiveMinimum").is_some_and(|m| below(m, true))
+                || num("maximum").is_some_and(|m| above(m, flag("exclusiveMaximum")))
+                || num("exclusiveMaximum").is_some_and(|m| above(m, true)))
+        }
+        _ => true,
+    }
 }
 
 /// The single JSON kinds a [`TypeSet`] is made of.

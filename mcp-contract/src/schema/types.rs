@@ -21,6 +21,15 @@ impl TypeSet {
     pub const NUMBER: TypeSet = TypeSet(32 | 64);
     pub const ALL: TypeSet = TypeSet(127);
 
+    /// The kinds with a single `type` name of their own (numbers aside).
+    const NAMED: [(TypeSet, &'static str); 5] = [
+        (TypeSet::NULL, "null"),
+        (TypeSet::BOOLEAN, "boolean"),
+        (TypeSet::OBJECT, "object"),
+        (TypeSet::ARRAY, "array"),
+        (TypeSet::STRING, "string"),
+    ];
+
     pub fn union(self, o: TypeSet) -> TypeSet {
         TypeSet(self.0 | o.0)
     }
@@ -52,6 +61,22 @@ impl TypeSet {
             "number" => TypeSet::NUMBER,
             _ => TypeSet::NONE,
         }
+    }
+
+    /// A `type` keyword admitting at least this set (fractions alone widen
+    /// to `number`: the keyword cannot name them).
+    pub fn keyword(self) -> Value {
+        let mut names: Vec<Value> = TypeSet::NAMED
+            .iter()
+            .filter(|(bit, _)| self.contains(*bit))
+            .map(|(_, name)| Value::from(*name))
+            .collect();
+        if self.overlaps(TypeSet::FRACTION) {
+            names.push(Value::from("number"));
+        } else if self.contains(TypeSet::INTEGER) {
+            names.push(Value::from("integer"));
+        }
+        Value::Array(names)
     }
 
     /// The set a `type` keyword value admits (`None` keyword admits everything).
@@ -114,18 +139,11 @@ impl TypeSet {
     }
 
     fn names(self) -> Vec<&'static str> {
-        let mut names = vec![];
-        for (bit, name) in [
-            (TypeSet::NULL, "null"),
-            (TypeSet::BOOLEAN, "boolean"),
-            (TypeSet::OBJECT, "object"),
-            (TypeSet::ARRAY, "array"),
-            (TypeSet::STRING, "string"),
-        ] {
-            if self.contains(bit) {
-                names.push(name);
-            }
-        }
+        let mut names: Vec<&'static str> = TypeSet::NAMED
+            .iter()
+            .filter(|(bit, _)| self.contains(*bit))
+            .map(|(_, name)| *name)
+            .collect();
         if self.contains(TypeSet::NUMBER) {
             names.push("number");
         } else if self.contains(TypeSet::INTEGER) {

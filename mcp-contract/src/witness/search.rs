@@ -1028,7 +1028,6 @@ impl Search<'_> {
     /// it), and that the old schema accepts once the member is put right.
     fn check_removed(&self, inst: &Value, at: &[String]) -> Option<Hit> {
         let name = self.subject?;
-        let (_, vs) = self.src();
         let (other_root, vo) = self.other();
         let node = pointer(inst, at)?.as_object()?;
         let sends = node.contains_key(name);
@@ -1087,7 +1086,9 @@ impl Search<'_> {
                         None => m.remove(name),
                     };
                 }
-                (vo.is_valid(&f) && vs.is_valid(&f)).then_some(f)
+                // (the new side may reject it: a `oneOf` whose branches now
+                // both match; the old side's complaint is what is shown)
+                vo.is_valid(&f).then_some(f)
             };
             let put_right = sends
                 .then(|| fixed(None))
