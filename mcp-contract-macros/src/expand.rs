@@ -123,10 +123,7 @@ fn locked_tool_impl(e: &Embed) -> TokenStream {
         }
         body.push_str("];");
     }
-    let head = format!(
-        "impl ::mcp_contract::__private::LockedTool for {}",
-        e.ident
-    );
+    let head = format!("impl ::mcp_contract::__private::LockedTool for {}", e.ident);
     match &e.output {
         None => lex(&format!("{head} {{ {body} type Output = (); }}")),
         Some(ty) => {

@@ -59,7 +59,8 @@ fn plain_struct_ident(item: &TokenStream) -> Option<Ident> {
             TokenTree::Punct(p) if p.as_char() == '#' => {
                 let attr = tokens.next()?;
                 if !look_inside {
-                    if !matches!(&attr, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket) {
+                    if !matches!(&attr, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket)
+                    {
                         return None;
                     }
                 } else if is_contract_attr(&attr)? {
@@ -129,7 +130,8 @@ mod tests {
             assert_eq!(q.version, f.version);
             assert_eq!(
                 q.output.as_ref().map(ToString::to_string),
-                f.output.map(|t| quote::ToTokens::to_token_stream(&t).to_string())
+                f.output
+                    .map(|t| quote::ToTokens::to_token_stream(&t).to_string())
             );
             assert!(f.aliases.is_empty() && f.reserved.is_empty());
         }

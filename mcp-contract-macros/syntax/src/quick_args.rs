@@ -42,12 +42,65 @@ const KEYS: [&str; 9] = [
 /// reserved keywords), plus the weak keywords and `_`, for safety: a type
 /// spelled with one of them goes through the full parse.
 const NOT_A_SEGMENT: &[&str] = &[
-    "_", "abstract", "as", "async", "auto", "await", "become", "box", "break", "const",
-    "continue", "crate", "default", "do", "dyn", "else", "enum", "extern", "false", "final", "fn",
-    "for", "gen", "if", "impl", "in", "let", "loop", "macro", "macro_rules", "match", "mod", "move",
-    "mut", "override", "priv", "pub", "raw", "ref", "return", "safe", "self", "Self", "static",
-    "struct", "super", "trait", "true", "try", "type", "typeof", "union", "unsafe", "unsized",
-    "use", "virtual", "where", "while", "yield",
+    "_",
+    "abstract",
+    "as",
+    "async",
+    "auto",
+    "await",
+    "become",
+    "box",
+    "break",
+    "const",
+    "continue",
+    "crate",
+    "default",
+    "do",
+    "dyn",
+    "else",
+    "enum",
+    "extern",
+    "false",
+    "final",
+    "fn",
+    "for",
+    "gen",
+    "if",
+    "impl",
+    "in",
+    "let",
+    "loop",
+    "macro",
+    "macro_rules",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "override",
+    "priv",
+    "pub",
+    "raw",
+    "ref",
+    "return",
+    "safe",
+    "self",
+    "Self",
+    "static",
+    "struct",
+    "super",
+    "trait",
+    "true",
+    "try",
+    "type",
+    "typeof",
+    "union",
+    "unsafe",
+    "unsized",
+    "use",
+    "virtual",
+    "where",
+    "while",
+    "yield",
 ];
 
 /// Path roots a type may start with (always followed by `::` here).
@@ -185,8 +238,7 @@ fn path_type(
                 }
                 out.push(token);
                 // A root alone is not a type this scanner takes.
-                if root
-                    && !matches!(tokens.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':')
+                if root && !matches!(tokens.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':')
                 {
                     return None;
                 }
