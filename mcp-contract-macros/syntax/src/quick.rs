@@ -6,13 +6,13 @@
 //! a proc macro that is compiled without optimizations in the dev profile.
 //! Parsing each struct with `syn` and printing it back cost about 0.45 ms per
 //! tool (90 ms of a 200-tool crate's incremental build); even walking every
-//! token of the item costs more than the rest of the expansion, so the item
-//! is read at its top level only, and the fields are looked at one by one
-//! only when the item's text mentions `mcp_contract` at all (one call that
-//! rustc answers). The arguments are read by [`crate::quick_args`]. For an item of this
-//! shape every rule of [`crate::tool_def`] that looks at the item holds (a
-//! struct, not generic, named fields, no aliases to check, no reserved name
-//! to compare with the fields), so the macro can emit the item untouched.
+//! token of the item cost more than the rest of the expansion, so the item is
+//! read at its top level only, and its attributes and fields are opened only
+//! when its text mentions `mcp_contract` at all (one call that rustc
+//! answers). The arguments are read by [`crate::quick_args`]. For an item of
+//! this shape every rule of [`crate::tool_def`] that looks at the item holds
+//! (a struct, not generic, named fields, no aliases to check, no reserved
+//! name to compare with the fields), so the macro can emit the item untouched.
 //! Anything else returns `None` and the full check runs: this recognizer
 //! never gives another verdict than [`crate::tool_def`], it only skips work.
 
