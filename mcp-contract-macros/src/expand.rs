@@ -3,12 +3,13 @@
 //! definition the build step wrote to `OUT_DIR`. Generated code names only
 //! `::mcp_contract::__private` paths.
 
+use std::fmt::Write;
 use std::path::PathBuf;
 
 use mcp_contract_syntax::{strip_field_attrs, QuickDef, ToolDef};
-use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned, ToTokens};
-use syn::{Ident, LitStr, Type};
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use syn::Ident;
 
 use crate::validate::OUT_SUBDIR;
 
@@ -17,11 +18,11 @@ use crate::validate::OUT_SUBDIR;
 pub struct Embed<'a> {
     pub ident: &'a Ident,
     pub name: &'a str,
-    pub name_span: Span,
     pub version: Option<u64>,
-    pub output: Option<&'a Type>,
+    /// The output type's tokens, as written.
+    pub output: Option<TokenStream>,
     /// `(deprecated name, Rust field)`.
-    pub aliases: Vec<(&'a LitStr, String)>,
+    pub aliases: Vec<(String, String)>,
     pub reserved: &'a [String],
     /// `$OUT_DIR/mcp-contract/<name>.json`, which the build step wrote.
     pub entry: PathBuf,
@@ -32,13 +33,12 @@ impl<'a> Embed<'a> {
         Embed {
             ident: &def.ident,
             name: &def.name,
-            name_span: def.name_span,
             version: def.version,
-            output: def.output.as_ref(),
+            output: def.output.as_ref().map(ToTokens::to_token_stream),
             aliases: def
                 .aliases
                 .iter()
-                .map(|a| (&a.alias, a.field.to_string()))
+                .map(|a| (a.alias.value(), a.field.to_string()))
                 .collect(),
             reserved: &def.reserved,
             entry,
@@ -49,9 +49,8 @@ impl<'a> Embed<'a> {
         Embed {
             ident: &def.ident,
             name: &def.name,
-            name_span: def.name_span,
             version: def.version,
-            output: def.output.as_ref(),
+            output: def.output.clone(),
             aliases: Vec::new(),
             reserved: &[],
             entry,
@@ -77,52 +76,76 @@ pub fn expand_quick(def: &QuickDef, entry: PathBuf, item: TokenStream) -> TokenS
     out
 }
 
+/// The impl, written as text and lexed by rustc in one call: building it
+/// token by token (`quote!`) in the unoptimized macro cost more than the
+/// rest of the expansion, and `proc_macro2`'s own `from_str` first lexes
+/// the text again in the macro to validate it. Only the output type keeps
+/// its tokens (and so its spans, for "cannot find type" errors). Items
+/// equal to the trait's defaults are left out: each generated item costs
+/// rustc resolution, hashing and metadata in every build of the crate.
 fn locked_tool_impl(e: &Embed) -> TokenStream {
-    let ident = e.ident;
     let name = e.name;
-    // Items equal to the trait's defaults are left out: each generated
-    // const costs type checking in every build of a crate with many tools.
-    let version = e.version.map(
-        |v| quote!(const VERSION: ::core::option::Option<u64> = ::core::option::Option::Some(#v);),
-    );
+    // Every piece of text below is a Rust token by construction: the name
+    // is a valid tool name, identifiers print as identifiers, and strings
+    // are written with `{:?}`, which escapes them as Rust literals.
+    let mut body = format!("const NAME: &'static str = {name:?};");
     // The path as a literal (the macro has just checked the file exists):
     // `concat!(env!("OUT_DIR"), ..)` costs two more macro expansions per
     // tool on every build. A path that is not UTF-8 cannot be a literal.
-    let entry = match e.entry.to_str() {
-        Some(path) => quote_spanned! {e.name_span=> ::core::include_str!(#path) },
-        None => {
-            let file = format!("/{OUT_SUBDIR}/{name}.json");
-            quote_spanned! {e.name_span=>
-                ::core::include_str!(::core::concat!(::core::env!("OUT_DIR"), #file))
-            }
-        }
+    let _ = match e.entry.to_str() {
+        Some(path) => write!(
+            body,
+            " fn entry() -> &'static str {{ ::core::include_str!({path:?}) }}"
+        ),
+        None => write!(
+            body,
+            " fn entry() -> &'static str {{ ::core::include_str!(::core::concat!(::core::env!(\"OUT_DIR\"), {:?})) }}",
+            format!("/{OUT_SUBDIR}/{name}.json")
+        ),
     };
-    let aliases = (!e.aliases.is_empty()).then(|| {
-        let pairs = e
-            .aliases
-            .iter()
-            .map(|(alias, field)| quote!((#alias, #field)));
-        quote!(const ALIASES: &'static [(&'static str, &'static str)] = &[#(#pairs),*];)
-    });
-    let reserved = (!e.reserved.is_empty()).then(|| {
-        let names = e.reserved;
-        quote!(const RESERVED: &'static [&'static str] = &[#(#names),*];)
-    });
-    let output = match e.output {
-        Some(ty) => quote!(#ty),
-        None => quote!(()),
-    };
-    quote! {
-        impl ::mcp_contract::__private::LockedTool for #ident {
-            const NAME: &'static str = #name;
-            fn entry() -> &'static str {
-                #entry
-            }
-            #version
-            #aliases
-            #reserved
-            type Output = #output;
+    if let Some(v) = e.version {
+        let _ = write!(
+            body,
+            " const VERSION: ::core::option::Option<u64> = ::core::option::Option::Some({v});"
+        );
+    }
+    if !e.aliases.is_empty() {
+        body.push_str(" const ALIASES: &'static [(&'static str, &'static str)] = &[");
+        for (alias, field) in &e.aliases {
+            let _ = write!(body, "({alias:?}, {field:?}),");
         }
+        body.push_str("];");
+    }
+    if !e.reserved.is_empty() {
+        body.push_str(" const RESERVED: &'static [&'static str] = &[");
+        for name in e.reserved {
+            let _ = write!(body, "{name:?},");
+        }
+        body.push_str("];");
+    }
+    let head = format!("impl ::mcp_contract::__private::LockedTool for {}", e.ident);
+    match &e.output {
+        None => lex(&format!("{head} {{ {body} type Output = (); }}")),
+        Some(ty) => {
+            body.push_str(" type Output =");
+            let mut inner = lex(&body);
+            inner.extend(ty.clone());
+            inner.extend(quote!(;));
+            let mut out = lex(&head);
+            out.extend(quote!({ #inner }));
+            out
+        }
+    }
+}
+
+/// `text` lexed by rustc (one bridge call, in the optimized compiler).
+fn lex(text: &str) -> TokenStream {
+    match text.parse::<proc_macro::TokenStream>() {
+        Ok(tokens) => tokens.into(),
+        // Not reachable for the text above; an error, never a panic.
+        Err(_) => quote!(::core::compile_error!(
+            "mcp-contract: internal error: the generated impl does not lex; please report it"
+        );),
     }
 }
 

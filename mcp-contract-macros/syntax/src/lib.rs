@@ -28,6 +28,7 @@ mod docs;
 mod field;
 mod item;
 mod quick;
+mod quick_args;
 
 pub use attr::{Annotations, ToolAttr};
 pub use docs::doc_text;

@@ -5,19 +5,21 @@
 //! Why: the attribute expands once per tool on every build of the crate, in
 //! a proc macro that is compiled without optimizations in the dev profile.
 //! Parsing each struct with `syn` and printing it back cost about 0.45 ms per
-//! tool (90 ms of a 200-tool crate's incremental build). For an item of this
-//! shape every rule of [`crate::tool_def`] that looks at the item holds (a
-//! struct, not generic, named fields, no aliases to check, no reserved name
-//! to compare with the fields), so the macro can emit the item untouched.
+//! tool (90 ms of a 200-tool crate's incremental build); even walking every
+//! token of the item cost more than the rest of the expansion, so the item is
+//! read at its top level only, and its attributes and fields are opened only
+//! when its text mentions `mcp_contract` at all (one call that rustc
+//! answers). The arguments are read by [`crate::quick_args`]. For an item of
+//! this shape every rule of [`crate::tool_def`] that looks at the item holds
+//! (a struct, not generic, named fields, no aliases to check, no reserved
+//! name to compare with the fields), so the macro can emit the item untouched.
 //! Anything else returns `None` and the full check runs: this recognizer
 //! never gives another verdict than [`crate::tool_def`], it only skips work.
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use syn::{Ident, Type};
+use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
 
-use crate::attr::ToolAttr;
 use crate::field::FIELD_ATTR;
-use crate::is_valid_tool_name;
+use crate::quick_args::scan_args;
 
 /// What the macro embeds for a tool recognised by [`quick_tool_def`].
 #[derive(Debug, Clone)]
@@ -27,46 +29,41 @@ pub struct QuickDef {
     pub name: String,
     pub name_span: Span,
     pub version: Option<u64>,
-    pub output: Option<Type>,
+    /// The output type's tokens, as written.
+    pub output: Option<TokenStream>,
 }
 
 /// The tool definition when `args` are valid and `item` has the common
 /// shape (see the module docs); `None` when the full check must decide.
 pub fn quick_tool_def(args: TokenStream, item: &TokenStream) -> Option<QuickDef> {
-    let attr: ToolAttr = syn::parse2(args).ok()?;
-    if !attr.reserved.is_empty() {
-        return None;
-    }
-    let name = attr.name?;
-    let name_value = name.value();
-    if !is_valid_tool_name(&name_value) {
-        return None;
-    }
-    let version = match &attr.version {
-        Some(v) => match v.base10_parse::<u64>() {
-            Ok(n) if n > 0 => Some(n),
-            _ => return None,
-        },
-        None => None,
-    };
+    let args = scan_args(args)?;
     let ident = plain_struct_ident(item)?;
     Some(QuickDef {
         ident,
-        name: name_value,
-        name_span: name.span(),
-        version,
-        output: attr.output,
+        name: args.name,
+        name_span: args.name_span,
+        version: args.version,
+        output: args.output,
     })
 }
 
 /// The struct's name when `item` is `#[attrs]* [pub[(..)]] struct Name { .. }`
 /// and neither the struct nor a field carries `#[mcp_contract(...)]`.
 fn plain_struct_ident(item: &TokenStream) -> Option<Ident> {
+    // No `mcp_contract` anywhere in the text: no contract attribute either,
+    // so attributes and fields need not be opened.
+    let look_inside = item.to_string().contains(FIELD_ATTR);
     let mut tokens = item.clone().into_iter();
     loop {
         match tokens.next()? {
             TokenTree::Punct(p) if p.as_char() == '#' => {
-                if is_contract_attr(&tokens.next()?)? {
+                let attr = tokens.next()?;
+                if !look_inside {
+                    if !matches!(&attr, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket)
+                    {
+                        return None;
+                    }
+                } else if is_contract_attr(&attr)? {
                     return None;
                 }
             }
@@ -85,6 +82,9 @@ fn plain_struct_ident(item: &TokenStream) -> Option<Ident> {
     };
     if body.delimiter() != Delimiter::Brace || tokens.next().is_some() {
         return None;
+    }
+    if !look_inside {
+        return Some(ident);
     }
     let mut fields = body.stream().into_iter();
     while let Some(token) = fields.next() {
@@ -128,7 +128,11 @@ mod tests {
             assert_eq!(q.ident, f.ident);
             assert_eq!(q.name, f.name);
             assert_eq!(q.version, f.version);
-            assert_eq!(q.output.is_some(), f.output.is_some());
+            assert_eq!(
+                q.output.as_ref().map(ToString::to_string),
+                f.output
+                    .map(|t| quote::ToTokens::to_token_stream(&t).to_string())
+            );
             assert!(f.aliases.is_empty() && f.reserved.is_empty());
         }
         quick
@@ -156,6 +160,15 @@ mod tests {
         assert_eq!(q.version, Some(2));
         assert!(q.output.is_some());
         assert!(agrees(quote! { name = "a" }, quote! { struct A {} }).is_some());
+        // Mentioned, but not as an attribute: the fields are opened, and pass.
+        assert!(agrees(
+            quote! { name = "a" },
+            quote! {
+                /// Not `#[mcp_contract(alias = "b")]`.
+                struct A { #[doc = "mcp_contract"] a: mcp_contract::Value }
+            },
+        )
+        .is_some());
     }
 
     #[test]
@@ -180,6 +193,9 @@ mod tests {
             quote! { struct A { #[mcp_contract(alias = "b")] a: u8 } },
             quote! { struct A { #[mcp_contract(schema = "{}")] a: u8 } },
             quote! { #[mcp_contract(schema = "{}")] struct A { a: u8 } },
+            quote! { #[derive(Debug)] #[mcp_contract(schema = "{}")] struct A { a: u8 } },
+            quote! { struct A { #[serde(default)] #[mcp_contract(alias = "b")] a: u8 } },
+            quote! { #![doc = "x"] struct A { a: u8 } },
         ] {
             assert!(agrees(quote! { name = "a" }, item).is_none());
         }
