@@ -24,7 +24,7 @@ use std::path::Path;
 use mcp_contract::migrations::{self, Level, MigrationRecord, RenameTarget, Transition};
 use mcp_contract::runtime::plan::{self, CompatPlan};
 use mcp_contract::runtime::PLAN_PATH;
-use mcp_contract::{lockfile, Surface};
+use mcp_contract::Surface;
 use serde_json::{json, Map, Value};
 
 use crate::discover::FoundTool;
@@ -197,20 +197,7 @@ pub fn plan(
 
 /// Writes the plan to `<out_dir>/mcp-contract-compat/plan.json` (only when it changed).
 pub fn write_plan(plan: &CompatPlan, out_dir: &Path) -> Result<(), Error> {
-    let path = out_dir.join(PLAN_PATH);
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-            path: dir.to_path_buf(),
-            action: "create the directory",
-            source,
-        })?;
-    }
-    lockfile::write_if_changed(&path, &plan.to_json()).map_err(|source| Error::Io {
-        path,
-        action: "write",
-        source,
-    })?;
-    Ok(())
+    crate::outputs::write_files(out_dir, &[(PLAN_PATH.into(), plan.to_json())])
 }
 
 fn properties(schema: &mut Value) -> Option<&mut Map<String, Value>> {

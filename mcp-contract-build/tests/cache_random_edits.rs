@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 
 use mcp_contract_build::{Builder, Mode};
 
+mod outdir;
+use outdir::{age, outputs};
+
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
 
@@ -379,39 +382,6 @@ impl Model {
         files.push(("src/tools/mod.rs".to_string(), mods));
         files
     }
-}
-
-/// Dates a written file back, one second per write (see cache_equivalence.rs).
-fn age(path: &Path) {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static TICK: AtomicU64 = AtomicU64::new(0);
-    let tick = TICK.fetch_add(1, Ordering::SeqCst);
-    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(7200)
-        + std::time::Duration::from_secs(tick);
-    let file = std::fs::File::options().write(true).open(path).unwrap();
-    file.set_modified(when).unwrap();
-}
-
-fn outputs(out: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![out.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                pending.push(p);
-                continue;
-            }
-            let rel = p.strip_prefix(out).unwrap().to_string_lossy().into_owned();
-            if !rel.starts_with("mcp-contract-cache") {
-                files.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    files
 }
 
 fn builder(root: &Path, lock: &str, out: &Path) -> Builder {
