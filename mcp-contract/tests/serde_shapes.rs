@@ -1168,3 +1168,22 @@ fn a_range_of_one_whole_number_holds_no_fraction() {
     let fires = prop(json!({"type": "integer", "minimum": 1, "maximum": 2}));
     assert!(!breaking_in(old, fires).is_empty());
 }
+
+#[test]
+fn an_all_of_branch_the_other_side_lies_within_requires_nothing() {
+    let with_defs = |v: Value| {
+        let mut root = prop(v);
+        root["$defs"] = json!({"D0": {"type": "integer", "minimum": 1, "maximum": 6}});
+        root
+    };
+    let plain = with_defs(json!({"type": "integer", "minimum": 1, "maximum": 6}));
+    // every old integer from 1 to 6 is a number: the new branch asks nothing more
+    let quiet = with_defs(json!({"allOf": [{"$ref": "#/$defs/D0", "type": "number"}]}));
+    assert_eq!(breaking_in(plain.clone(), quiet.clone()), vec![]);
+    // as an output, the branch dropped let through nothing new
+    assert_eq!(breaking_out(quiet, plain.clone()), vec![]);
+    // the branch's own bound leaves 5 and 6 out
+    let fires = with_defs(json!({"allOf": [{"$ref": "#/$defs/D0", "maximum": 4}]}));
+    assert!(!breaking_in(plain.clone(), fires.clone()).is_empty());
+    assert!(!breaking_out(fires, plain).is_empty());
+}

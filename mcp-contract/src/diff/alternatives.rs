@@ -785,6 +785,22 @@ fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
     false
 }
 
+/// Does the whole node `s` of one side (old when `node_is_old`) lie within
+/// the `allOf` branch `b` of the other? Judged by the engine itself, as the
+/// direction where its failure is breaking.
+fn node_within(cx: &Cx<'_>, s: &Shape<'_>, b: &Value, ptr: &str, node_is_old: bool) -> bool {
+    let node = Value::Object(s.map.clone().into_owned());
+    if node_is_old {
+        let mut trial = cx.trial_in(Direction::Input);
+        trial.cmp(&node, b, ptr, false);
+        trial.breaking_count() == 0
+    } else {
+        let mut trial = cx.trial_in(Direction::Output);
+        trial.cmp(b, &node, ptr, false);
+        trial.breaking_count() == 0
+    }
+}
+
 /// Residual `allOf` (after merging) and `not`.
 pub(crate) fn compare_all_of_and_not(
     cx: &mut Cx<'_>,
@@ -817,12 +833,19 @@ pub(crate) fn compare_all_of_and_not(
             }
         })
     };
-    let olds: Vec<Value> = ao.iter().filter(|b| !kept(b, &an, true)).cloned().collect();
-    let news: Vec<Value> = an
+    let mut olds: Vec<Value> = ao.iter().filter(|b| !kept(b, &an, true)).cloned().collect();
+    let mut news: Vec<Value> = an
         .iter()
         .filter(|b| !kept(b, &ao, false))
         .cloned()
         .collect();
+    // a branch only the stricter side has, which the other side's whole
+    // node already lies within, requires nothing more there
+    if (cx.dir == Direction::Input) != flip {
+        news.retain(|b| !node_within(cx, so, b, ptr, true));
+    } else {
+        olds.retain(|b| !node_within(cx, sn, b, ptr, false));
+    }
     if !olds.is_empty() || !news.is_empty() {
         let plan = if cx.dir == Direction::Input {
             Plan {

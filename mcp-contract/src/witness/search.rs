@@ -595,6 +595,12 @@ const NEAR_EXTRA: usize = 150;
 /// that is rejected.
 const IGNORED_EXTRA: usize = 40;
 
+/// Whole random instances the source side accepts kept as contexts.
+const VALID_CONTEXTS: usize = 3;
+
+/// Focused candidates tried in each such context.
+const CONTEXT_CANDIDATES: usize = 60;
+
 /// Most instances checked while shrinking one witness.
 const SHRINK_BUDGET: usize = 300;
 
@@ -1242,8 +1248,37 @@ impl Search<'_> {
                 (src_root, &focus.src_nodes),
                 (other_root, &focus.other_nodes),
             ];
+            // whole instances the source side accepts, with the node in place:
+            // contexts the sampled ones (which may miss a required value
+            // elsewhere) are not, tried with the focused candidates first
+            let mut valid: Vec<(Value, Vec<String>)> = vec![];
+            let mut queued: std::collections::VecDeque<Value> = Default::default();
             while tried < limit {
                 tried += 1;
+                if let (Some(cand), Some((base, at))) = (queued.pop_front(), valid.last()) {
+                    let mut inst = base.clone();
+                    let at = at.clone();
+                    match pointer_mut(&mut inst, &at) {
+                        Some(slot) => *slot = cand,
+                        None => continue,
+                    }
+                    if let Some(hit) = self.check(&inst, &at, &ints) {
+                        match (hit.kind, hit.tier) {
+                            (WitnessKind::Ignored, _) if ignored.is_none() => {
+                                limit = limit.min(tried + IGNORED_EXTRA);
+                                ignored = Some(hit);
+                            }
+                            (WitnessKind::Ignored, _) => {}
+                            (_, Tier::Undone) => return self.finish(hit),
+                            (_, Tier::AtNode) if near.is_none() => {
+                                limit = limit.min(tried + NEAR_EXTRA);
+                                near = Some(hit);
+                            }
+                            _ => {}
+                        }
+                    }
+                    continue;
+                }
                 let (inst, at) = match tried % 3 {
                     0 => {
                         let inst = random::instance(src_root, src_root, &mut rng);
@@ -1252,6 +1287,13 @@ impl Search<'_> {
                             _ if needs_node => continue,
                             _ => vec![],
                         };
+                        if valid.len() < VALID_CONTEXTS
+                            && node_path.is_some()
+                            && self.src().1.is_valid(&inst)
+                        {
+                            valid.push((inst.clone(), at.clone()));
+                            queued = cands.iter().take(CONTEXT_CANDIDATES).cloned().collect();
+                        }
                         (inst, at)
                     }
                     side => {
@@ -1260,7 +1302,11 @@ impl Search<'_> {
                             continue;
                         };
                         let v = random::instance(root, n, &mut rng);
-                        let (base, at) = &contexts[rng.below_pub(contexts.len())];
+                        let (base, at) = if !valid.is_empty() && rng.below_pub(2) == 0 {
+                            &valid[rng.below_pub(valid.len())]
+                        } else {
+                            &contexts[rng.below_pub(contexts.len())]
+                        };
                         let mut inst = base.clone();
                         match pointer_mut(&mut inst, at) {
                             Some(slot) => *slot = v,
