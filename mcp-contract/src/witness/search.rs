@@ -850,6 +850,21 @@ impl Search<'_> {
                     }
                     _ => return None,
                 }
+                // (the keyword put back may name definitions only the source side has)
+                for defs in ["$defs", "definitions"] {
+                    if let (Some(Value::Object(theirs)), Value::Object(p)) =
+                        (src_root.get(defs), &mut patched)
+                    {
+                        if let Value::Object(ours) = p
+                            .entry(defs.to_string())
+                            .or_insert_with(|| Value::Object(Map::new()))
+                        {
+                            for (k, v) in theirs {
+                                ours.entry(k.clone()).or_insert_with(|| v.clone());
+                            }
+                        }
+                    }
+                }
                 compile(&patched).ok()
             })
             .as_ref()
@@ -917,18 +932,21 @@ impl Search<'_> {
                         tier: Tier::Undone,
                     });
                 }
-                if !self.undone().is_some_and(|u| u.is_valid(inst)) {
+                // (where the pointer runs through merged branches, nothing can
+                // be undone: a oneOf at the node rejecting it must then say so)
+                let undone = self.undone();
+                if undone.is_some_and(|u| !u.is_valid(inst)) {
                     return None;
                 }
                 // (a combinator above the oneOf may report it in its own name)
-                let e = vo
-                    .iter_errors(inst)
-                    .take(16)
-                    .find(|e| {
-                        e.instance_path().as_str() == here
-                            && e.evaluation_path().as_str().ends_with("/oneOf")
-                    })
-                    .or_else(|| vo.iter_errors(inst).next())?;
+                let at_one_of = vo.iter_errors(inst).take(16).find(|e| {
+                    e.instance_path().as_str() == here
+                        && e.evaluation_path().as_str().ends_with("/oneOf")
+                });
+                let e = match undone {
+                    Some(_) => at_one_of.or_else(|| vo.iter_errors(inst).next())?,
+                    None => at_one_of?,
+                };
                 return Some(Hit {
                     inst: inst.clone(),
                     at: at.to_vec(),
