@@ -1187,3 +1187,30 @@ fn an_all_of_branch_the_other_side_lies_within_requires_nothing() {
     assert!(!breaking_in(plain.clone(), fires.clone()).is_empty());
     assert!(!breaking_out(fires, plain).is_empty());
 }
+
+#[test]
+fn all_of_branches_one_closed_without_a_member_another_requires_hold_no_object() {
+    let inner = |second: Value, ty: Option<&str>| {
+        let mut n = json!({"allOf": [
+            {"type": "object", "additionalProperties": false,
+             "properties": {"a": {}, "c": {}}, "required": ["a", "c"]},
+            second
+        ]});
+        if let Some(t) = ty {
+            n["type"] = json!(t);
+        }
+        prop(json!({"not": n}))
+    };
+    // the second branch is closed without `c`, which the first requires: no
+    // object passes both, so the `not` excluded nothing before either
+    let closed = json!({"type": "object", "additionalProperties": false, "properties": {"a": {}}});
+    let old = inner(closed.clone(), None);
+    let quiet = inner(closed, Some("boolean"));
+    assert_eq!(breaking_out(old, quiet), vec![]);
+    // declaring `c` there lets {"a": 0, "c": 0} through both: it was excluded, now returned
+    let open =
+        json!({"type": "object", "additionalProperties": false, "properties": {"a": {}, "c": {}}});
+    let old = inner(open.clone(), None);
+    let fires = inner(open, Some("boolean"));
+    assert!(!breaking_out(old, fires).is_empty());
+}
