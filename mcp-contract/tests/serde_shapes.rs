@@ -1214,3 +1214,22 @@ fn all_of_branches_one_closed_without_a_member_another_requires_hold_no_object()
     let fires = inner(open, Some("boolean"));
     assert!(!breaking_out(old, fires).is_empty());
 }
+
+#[test]
+fn a_null_branch_with_keywords_of_other_types_is_still_null() {
+    let node = |string: Value, nil: Value| {
+        prop(json!({"allOf": [
+            {"oneOf": [{}, {"type": "object"}]},
+            {"anyOf": [string, nil]}
+        ]}))
+    };
+    let s = json!({"type": "string", "minLength": 1, "maxLength": 2});
+    let old = node(s.clone(), json!({"type": "null"}));
+    // `uniqueItems` constrains arrays only: null passes it as before
+    let quiet = node(s, json!({"type": "null", "uniqueItems": false}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    // a longer string now comes back
+    let longer = json!({"type": "string", "minLength": 1, "maxLength": 3});
+    let fires = node(longer, json!({"type": "null", "uniqueItems": false}));
+    assert!(!breaking_out(old, fires).is_empty());
+}

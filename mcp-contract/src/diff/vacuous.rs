@@ -52,51 +52,7 @@ pub(crate) fn idle_and_empty(root: &Value, s: &Shape<'_>) -> (Vec<&'static str>,
     (idle_for(t, s), t.is_empty())
 }
 
-/// Keywords that constrain values of one type only.
-pub(crate) const BY_TYPE: [(TypeSet, &[&str]); 4] = [
-    (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
-    (
-        TypeSet::NUMBER,
-        &[
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-        ],
-    ),
-    (
-        TypeSet::ARRAY,
-        &[
-            "items",
-            "prefixItems",
-            "additionalItems",
-            "contains",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "minContains",
-            "maxContains",
-            "unevaluatedItems",
-        ],
-    ),
-    (
-        TypeSet::OBJECT,
-        &[
-            "properties",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "required",
-            "minProperties",
-            "maxProperties",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-            "unevaluatedProperties",
-        ],
-    ),
-];
+pub(crate) use crate::schema::types::BY_TYPE;
 
 fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = vec![];
