@@ -1233,3 +1233,22 @@ fn a_null_branch_with_keywords_of_other_types_is_still_null() {
     let fires = node(longer, json!({"type": "null", "uniqueItems": false}));
     assert!(!breaking_out(old, fires).is_empty());
 }
+
+#[test]
+fn a_one_of_overlap_judged_on_the_values_both_branches_take() {
+    // no string ending in "b" is "a": the old branches share no value, so a
+    // changed second branch lets nothing through that matched both
+    let old = prop(json!({"oneOf": [{"type": "string", "pattern": "b$"}, {"const": "a"}]}));
+    let quiet = prop(json!({"oneOf": [
+        {"type": "string", "pattern": "b$"},
+        {"const": "a", "enum": [1]}
+    ]}));
+    assert_eq!(breaking_out(old, quiet), vec![]);
+    // "ab" matched both before (rejected) and matches only the first now
+    let old = prop(json!({"oneOf": [{"type": "string", "pattern": "b$"}, {"const": "ab"}]}));
+    let fires = prop(json!({"oneOf": [
+        {"type": "string", "pattern": "b$"},
+        {"const": "ab", "enum": [1]}
+    ]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}

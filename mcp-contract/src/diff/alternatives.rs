@@ -231,20 +231,29 @@ fn one_of_overlap(
             if !both {
                 return false;
             }
-            let inside = |k: usize| -> Vec<bool> {
+            // (`meet`: only the values both branches take, each branch
+            // restricted by the other, need to lie within)
+            let inside = |k: usize, meet: Option<usize>| -> Vec<bool> {
+                let src = match meet {
+                    Some(m) => serde_json::json!({"allOf": [&bs[k], &bs[m]]}),
+                    None => bs[k].clone(),
+                };
                 (0..others)
                     .map(|a| {
                         let (o, n) = if bs_is_new {
-                            (&olds[a], &news[k])
+                            (&olds[a], &src)
                         } else {
-                            (&olds[k], &news[a])
+                            (&src, &news[a])
                         };
                         within_types(cx, o, n, t, bs_is_new, ptr)
                     })
                     .collect()
             };
-            let (ii, jj) = (inside(i), inside(j));
-            (0..others).any(|a| ii[a] && (0..others).any(|b| b != a && jj[b]))
+            let distinct = |ii: &[bool], jj: &[bool]| {
+                (0..others).any(|a| ii[a] && (0..others).any(|b| b != a && jj[b]))
+            };
+            distinct(&inside(i, None), &inside(j, None))
+                || distinct(&inside(i, Some(j)), &inside(j, Some(i)))
         };
         // outside `not`, only values the other side accepts can be hurt by an
         // overlap: branches whose common types it never admits are harmless
