@@ -1252,3 +1252,19 @@ fn a_one_of_overlap_judged_on_the_values_both_branches_take() {
     ]}));
     assert!(!breaking_out(old, fires).is_empty());
 }
+
+#[test]
+fn a_pattern_every_listed_value_matches_loses_nothing() {
+    // "abc" starts with "a": the pattern rejects no value the node takes
+    let old = prop(json!({"const": "abc"}));
+    let quiet = prop(json!({"const": "abc", "pattern": "^a"}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"const": "abc", "pattern": "^b"}));
+    assert!(!breaking_in(old, fires).is_empty());
+    // as an output: the new listed strings all match the pattern dropped
+    let old = prop(json!({"type": "string", "pattern": "b$"}));
+    let quiet = prop(json!({"enum": ["ab", "b"]}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"enum": ["ab", "ba"]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
