@@ -1273,32 +1273,21 @@ impl Search<'_> {
             let mut queued: std::collections::VecDeque<Value> = Default::default();
             while tried < limit {
                 tried += 1;
-                if let (Some(cand), Some((base, at))) = (queued.pop_front(), valid.last()) {
-                    let mut inst = base.clone();
-                    let at = at.clone();
-                    match pointer_mut(&mut inst, &at) {
-                        Some(slot) => *slot = cand,
-                        None => continue,
-                    }
-                    if let Some(hit) = self.check(&inst, &at, &ints) {
-                        match (hit.kind, hit.tier) {
-                            (WitnessKind::Ignored, _) if ignored.is_none() => {
-                                limit = limit.min(tried + IGNORED_EXTRA);
-                                ignored = Some(hit);
-                            }
-                            (WitnessKind::Ignored, _) => {}
-                            (_, Tier::Undone) => return self.finish(hit),
-                            (_, Tier::AtNode) if near.is_none() => {
-                                limit = limit.min(tried + NEAR_EXTRA);
-                                near = Some(hit);
-                            }
-                            _ => {}
+                // (a queued candidate in the latest whole context first)
+                let queued_inst = match (valid.last(), queued.pop_front()) {
+                    (Some((base, at)), Some(cand)) => {
+                        let mut inst = base.clone();
+                        match pointer_mut(&mut inst, at) {
+                            Some(slot) => *slot = cand,
+                            None => continue,
                         }
+                        Some((inst, at.clone()))
                     }
-                    continue;
-                }
-                let (inst, at) = match tried % 3 {
-                    0 => {
+                    _ => None,
+                };
+                let (inst, at) = match (queued_inst, tried % 3) {
+                    (Some(q), _) => q,
+                    (None, 0) => {
                         let inst = random::instance(src_root, src_root, &mut rng);
                         let at = match &node_path {
                             Some(p) if pointer(&inst, p).is_some() => p.clone(),
@@ -1314,7 +1303,7 @@ impl Search<'_> {
                         }
                         (inst, at)
                     }
-                    side => {
+                    (None, side) => {
                         let (root, nodes) = sides[side - 1];
                         let Some(n) = nodes.get(rng.below_pub(nodes.len())) else {
                             continue;
