@@ -1268,3 +1268,25 @@ fn a_pattern_every_listed_value_matches_loses_nothing() {
     let fires = prop(json!({"enum": ["ab", "ba"]}));
     assert!(!breaking_out(old, fires).is_empty());
 }
+
+#[test]
+fn a_range_every_listed_number_keeps_loses_nothing() {
+    // 0 is below 5 and false is no number: the bound rejects no listed value
+    let old = prop(json!({"enum": [0, false]}));
+    let quiet = prop(json!({"enum": [0, false], "exclusiveMaximum": 5}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"enum": [0, false], "exclusiveMaximum": 0}));
+    assert!(!breaking_in(old, fires).is_empty());
+    // 10 is even
+    let old = prop(json!({"const": 10}));
+    let quiet = prop(json!({"const": 10, "multipleOf": 2}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"const": 10, "multipleOf": 3}));
+    assert!(!breaking_in(old, fires).is_empty());
+    // as an output: the new listed numbers all lie in the range dropped
+    let old = prop(json!({"type": "integer", "minimum": 1}));
+    let quiet = prop(json!({"enum": [1, 2]}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"enum": [0, 2]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
