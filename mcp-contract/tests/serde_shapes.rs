@@ -1290,3 +1290,18 @@ fn a_range_every_listed_number_keeps_loses_nothing() {
     let fires = prop(json!({"enum": [0, 2]}));
     assert!(!breaking_out(old, fires).is_empty());
 }
+
+#[test]
+fn unique_items_on_at_most_one_item_rejects_nothing() {
+    let old = prop(json!({"type": "array", "items": {"enum": ["a", "ab"]}, "maxItems": 1}));
+    let quiet = prop(
+        json!({"type": "array", "items": {"enum": ["a", "ab"]}, "maxItems": 1, "uniqueItems": true}),
+    );
+    assert_eq!(breaking_in(old, quiet), vec![]);
+    // ["a", "a"] was accepted
+    let old = prop(json!({"type": "array", "items": {"enum": ["a", "ab"]}, "maxItems": 2}));
+    let fires = prop(
+        json!({"type": "array", "items": {"enum": ["a", "ab"]}, "maxItems": 2, "uniqueItems": true}),
+    );
+    assert!(!breaking_in(old, fires).is_empty());
+}
