@@ -1305,3 +1305,24 @@ fn unique_items_on_at_most_one_item_rejects_nothing() {
     );
     assert!(!breaking_in(old, fires).is_empty());
 }
+
+#[test]
+fn one_of_branches_listing_no_common_value_never_overlap() {
+    let old = prop(json!({"oneOf": [
+        {"const": ""},
+        {"allOf": [{"const": "ab"}, {"type": "string", "maxLength": 2}]}
+    ]}));
+    // the old alternatives nested one level down beside a number branch:
+    // "" and "ab" still match one branch each
+    let quiet = prop(json!({"oneOf": [
+        {"oneOf": [{"const": ""}, {"allOf": [{"const": "ab"}, {"maxLength": 2}]}]},
+        {"type": "number", "exclusiveMinimum": 1}
+    ]}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    // "" now matches both inner branches: rejected
+    let fires = prop(json!({"oneOf": [
+        {"oneOf": [{"const": ""}, {"allOf": [{"enum": ["ab", ""]}, {"maxLength": 2}]}]},
+        {"type": "number", "exclusiveMinimum": 1}
+    ]}));
+    assert!(!breaking_in(old, fires).is_empty());
+}

@@ -765,6 +765,13 @@ fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
     if !effective_types(&sa).overlaps(effective_types(&sb)) {
         return true;
     }
+    // both list their values, and share none
+    let listed = |s: &Shape<'_>| effective_enum(s, TypeSet::from_keyword(s.get("type")));
+    if let (Some(va), Some(vb)) = (listed(&sa), listed(&sb)) {
+        if !va.iter().any(|v| vb.contains(v)) {
+            return true;
+        }
+    }
     let req = |s: &Shape<'_>| -> Vec<String> {
         s.get("required")
             .and_then(Value::as_array)
