@@ -945,7 +945,17 @@ impl Search<'_> {
                 });
                 let e = match undone {
                     Some(_) => at_one_of.or_else(|| vo.iter_errors(inst).next())?,
-                    None => at_one_of?,
+                    // (or a combinator enclosing it, at the same place)
+                    None => at_one_of.or_else(|| {
+                        vo.iter_errors(inst).take(16).find(|e| {
+                            e.instance_path().as_str() == here
+                                && attributable(
+                                    self.site,
+                                    &self.pointer_tail,
+                                    e.evaluation_path().as_str(),
+                                )
+                        })
+                    })?,
                 };
                 return Some(Hit {
                     inst: inst.clone(),
