@@ -1168,3 +1168,161 @@ fn a_range_of_one_whole_number_holds_no_fraction() {
     let fires = prop(json!({"type": "integer", "minimum": 1, "maximum": 2}));
     assert!(!breaking_in(old, fires).is_empty());
 }
+
+#[test]
+fn an_all_of_branch_the_other_side_lies_within_requires_nothing() {
+    let with_defs = |v: Value| {
+        let mut root = prop(v);
+        root["$defs"] = json!({"D0": {"type": "integer", "minimum": 1, "maximum": 6}});
+        root
+    };
+    let plain = with_defs(json!({"type": "integer", "minimum": 1, "maximum": 6}));
+    // every old integer from 1 to 6 is a number: the new branch asks nothing more
+    let quiet = with_defs(json!({"allOf": [{"$ref": "#/$defs/D0", "type": "number"}]}));
+    assert_eq!(breaking_in(plain.clone(), quiet.clone()), vec![]);
+    // as an output, the branch dropped let through nothing new
+    assert_eq!(breaking_out(quiet, plain.clone()), vec![]);
+    // the branch's own bound leaves 5 and 6 out
+    let fires = with_defs(json!({"allOf": [{"$ref": "#/$defs/D0", "maximum": 4}]}));
+    assert!(!breaking_in(plain.clone(), fires.clone()).is_empty());
+    assert!(!breaking_out(fires, plain).is_empty());
+}
+
+#[test]
+fn all_of_branches_one_closed_without_a_member_another_requires_hold_no_object() {
+    let inner = |second: Value, ty: Option<&str>| {
+        let mut n = json!({"allOf": [
+            {"type": "object", "additionalProperties": false,
+             "properties": {"a": {}, "c": {}}, "required": ["a", "c"]},
+            second
+        ]});
+        if let Some(t) = ty {
+            n["type"] = json!(t);
+        }
+        prop(json!({"not": n}))
+    };
+    // the second branch is closed without `c`, which the first requires: no
+    // object passes both, so the `not` excluded nothing before either
+    let closed = json!({"type": "object", "additionalProperties": false, "properties": {"a": {}}});
+    let old = inner(closed.clone(), None);
+    let quiet = inner(closed, Some("boolean"));
+    assert_eq!(breaking_out(old, quiet), vec![]);
+    // declaring `c` there lets {"a": 0, "c": 0} through both: it was excluded, now returned
+    let open =
+        json!({"type": "object", "additionalProperties": false, "properties": {"a": {}, "c": {}}});
+    let old = inner(open.clone(), None);
+    let fires = inner(open, Some("boolean"));
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn a_null_branch_with_keywords_of_other_types_is_still_null() {
+    let node = |string: Value, nil: Value| {
+        prop(json!({"allOf": [
+            {"oneOf": [{}, {"type": "object"}]},
+            {"anyOf": [string, nil]}
+        ]}))
+    };
+    let s = json!({"type": "string", "minLength": 1, "maxLength": 2});
+    let old = node(s.clone(), json!({"type": "null"}));
+    // `uniqueItems` constrains arrays only: null passes it as before
+    let quiet = node(s, json!({"type": "null", "uniqueItems": false}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    // a longer string now comes back
+    let longer = json!({"type": "string", "minLength": 1, "maxLength": 3});
+    let fires = node(longer, json!({"type": "null", "uniqueItems": false}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn a_one_of_overlap_judged_on_the_values_both_branches_take() {
+    // no string ending in "b" is "a": the old branches share no value, so a
+    // changed second branch lets nothing through that matched both
+    let old = prop(json!({"oneOf": [{"type": "string", "pattern": "b$"}, {"const": "a"}]}));
+    let quiet = prop(json!({"oneOf": [
+        {"type": "string", "pattern": "b$"},
+        {"const": "a", "enum": [1]}
+    ]}));
+    assert_eq!(breaking_out(old, quiet), vec![]);
+    // "ab" matched both before (rejected) and matches only the first now
+    let old = prop(json!({"oneOf": [{"type": "string", "pattern": "b$"}, {"const": "ab"}]}));
+    let fires = prop(json!({"oneOf": [
+        {"type": "string", "pattern": "b$"},
+        {"const": "ab", "enum": [1]}
+    ]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn a_pattern_every_listed_value_matches_loses_nothing() {
+    // "abc" starts with "a": the pattern rejects no value the node takes
+    let old = prop(json!({"const": "abc"}));
+    let quiet = prop(json!({"const": "abc", "pattern": "^a"}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"const": "abc", "pattern": "^b"}));
+    assert!(!breaking_in(old, fires).is_empty());
+    // as an output: the new listed strings all match the pattern dropped
+    let old = prop(json!({"type": "string", "pattern": "b$"}));
+    let quiet = prop(json!({"enum": ["ab", "b"]}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"enum": ["ab", "ba"]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn a_range_every_listed_number_keeps_loses_nothing() {
+    // 0 is below 5 and false is no number: the bound rejects no listed value
+    let old = prop(json!({"enum": [0, false]}));
+    let quiet = prop(json!({"enum": [0, false], "exclusiveMaximum": 5}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"enum": [0, false], "exclusiveMaximum": 0}));
+    assert!(!breaking_in(old, fires).is_empty());
+    // 10 is even
+    let old = prop(json!({"const": 10}));
+    let quiet = prop(json!({"const": 10, "multipleOf": 2}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"const": 10, "multipleOf": 3}));
+    assert!(!breaking_in(old, fires).is_empty());
+    // as an output: the new listed numbers all lie in the range dropped
+    let old = prop(json!({"type": "integer", "minimum": 1}));
+    let quiet = prop(json!({"enum": [1, 2]}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    let fires = prop(json!({"enum": [0, 2]}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn unique_items_on_at_most_one_item_rejects_nothing() {
+    let old = prop(json!({"type": "array", "items": {"enum": ["a", "ab"]}, "maxItems": 1}));
+    let quiet = prop(
+        json!({"type": "array", "items": {"enum": ["a", "ab"]}, "maxItems": 1, "uniqueItems": true}),
+    );
+    assert_eq!(breaking_in(old, quiet), vec![]);
+    // ["a", "a"] was accepted
+    let old = prop(json!({"type": "array", "items": {"enum": ["a", "ab"]}, "maxItems": 2}));
+    let fires = prop(
+        json!({"type": "array", "items": {"enum": ["a", "ab"]}, "maxItems": 2, "uniqueItems": true}),
+    );
+    assert!(!breaking_in(old, fires).is_empty());
+}
+
+#[test]
+fn one_of_branches_listing_no_common_value_never_overlap() {
+    let old = prop(json!({"oneOf": [
+        {"const": ""},
+        {"allOf": [{"const": "ab"}, {"type": "string", "maxLength": 2}]}
+    ]}));
+    // the old alternatives nested one level down beside a number branch:
+    // "" and "ab" still match one branch each
+    let quiet = prop(json!({"oneOf": [
+        {"oneOf": [{"const": ""}, {"allOf": [{"const": "ab"}, {"maxLength": 2}]}]},
+        {"type": "number", "exclusiveMinimum": 1}
+    ]}));
+    assert_eq!(breaking_in(old.clone(), quiet), vec![]);
+    // "" now matches both inner branches: rejected
+    let fires = prop(json!({"oneOf": [
+        {"oneOf": [{"const": ""}, {"allOf": [{"enum": ["ab", ""]}, {"maxLength": 2}]}]},
+        {"type": "number", "exclusiveMinimum": 1}
+    ]}));
+    assert!(!breaking_in(old, fires).is_empty());
+}

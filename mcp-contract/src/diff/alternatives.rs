@@ -231,20 +231,29 @@ fn one_of_overlap(
             if !both {
                 return false;
             }
-            let inside = |k: usize| -> Vec<bool> {
+            // (`meet`: only the values both branches take, each branch
+            // restricted by the other, need to lie within)
+            let inside = |k: usize, meet: Option<usize>| -> Vec<bool> {
+                let src = match meet {
+                    Some(m) => serde_json::json!({"allOf": [&bs[k], &bs[m]]}),
+                    None => bs[k].clone(),
+                };
                 (0..others)
                     .map(|a| {
                         let (o, n) = if bs_is_new {
-                            (&olds[a], &news[k])
+                            (&olds[a], &src)
                         } else {
-                            (&olds[k], &news[a])
+                            (&src, &news[a])
                         };
                         within_types(cx, o, n, t, bs_is_new, ptr)
                     })
                     .collect()
             };
-            let (ii, jj) = (inside(i), inside(j));
-            (0..others).any(|a| ii[a] && (0..others).any(|b| b != a && jj[b]))
+            let distinct = |ii: &[bool], jj: &[bool]| {
+                (0..others).any(|a| ii[a] && (0..others).any(|b| b != a && jj[b]))
+            };
+            distinct(&inside(i, None), &inside(j, None))
+                || distinct(&inside(i, Some(j)), &inside(j, Some(i)))
         };
         // outside `not`, only values the other side accepts can be hurt by an
         // overlap: branches whose common types it never admits are harmless
@@ -756,6 +765,13 @@ fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
     if !effective_types(&sa).overlaps(effective_types(&sb)) {
         return true;
     }
+    // both list their values, and share none
+    let listed = |s: &Shape<'_>| effective_enum(s, TypeSet::from_keyword(s.get("type")));
+    if let (Some(va), Some(vb)) = (listed(&sa), listed(&sb)) {
+        if !va.iter().any(|v| vb.contains(v)) {
+            return true;
+        }
+    }
     let req = |s: &Shape<'_>| -> Vec<String> {
         s.get("required")
             .and_then(Value::as_array)
@@ -783,6 +799,22 @@ fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
         }
     }
     false
+}
+
+/// Does the whole node `s` of one side (old when `node_is_old`) lie within
+/// the `allOf` branch `b` of the other? Judged by the engine itself, as the
+/// direction where its failure is breaking.
+fn node_within(cx: &Cx<'_>, s: &Shape<'_>, b: &Value, ptr: &str, node_is_old: bool) -> bool {
+    let node = Value::Object(s.map.clone().into_owned());
+    if node_is_old {
+        let mut trial = cx.trial_in(Direction::Input);
+        trial.cmp(&node, b, ptr, false);
+        trial.breaking_count() == 0
+    } else {
+        let mut trial = cx.trial_in(Direction::Output);
+        trial.cmp(b, &node, ptr, false);
+        trial.breaking_count() == 0
+    }
 }
 
 /// Residual `allOf` (after merging) and `not`.
@@ -817,12 +849,19 @@ pub(crate) fn compare_all_of_and_not(
             }
         })
     };
-    let olds: Vec<Value> = ao.iter().filter(|b| !kept(b, &an, true)).cloned().collect();
-    let news: Vec<Value> = an
+    let mut olds: Vec<Value> = ao.iter().filter(|b| !kept(b, &an, true)).cloned().collect();
+    let mut news: Vec<Value> = an
         .iter()
         .filter(|b| !kept(b, &ao, false))
         .cloned()
         .collect();
+    // a branch only the stricter side has, which the other side's whole
+    // node already lies within, requires nothing more there
+    if (cx.dir == Direction::Input) != flip {
+        news.retain(|b| !node_within(cx, so, b, ptr, true));
+    } else {
+        olds.retain(|b| !node_within(cx, sn, b, ptr, false));
+    }
     if !olds.is_empty() || !news.is_empty() {
         let plan = if cx.dir == Direction::Input {
             Plan {

@@ -417,7 +417,13 @@ fn compare_arrays(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, fl
         flip,
         &[("size", "minItems", true), ("size", "maxItems", false)],
     );
-    let unique = |s: &Shape<'_>| s.get("uniqueItems") == Some(&Value::Bool(true));
+    // (an array of at most one item has no duplicates to reject)
+    let unique = |s: &Shape<'_>| {
+        s.get("uniqueItems") == Some(&Value::Bool(true))
+            && s.get("maxItems")
+                .and_then(Value::as_u64)
+                .is_none_or(|m| m > 1)
+    };
     if unique(so) != unique(sn) {
         let effect = if unique(sn) {
             Effect::Narrowed

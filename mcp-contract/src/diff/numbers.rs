@@ -7,11 +7,12 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::keywords::{bound_what, polar_suffix};
+use super::keywords::{bound_what, effective_enum, polar_suffix};
 use super::label;
-use super::schema::{Cx, Effect};
+use super::schema::{Cx, Direction, Effect};
 use crate::schema::numeric::{format_range, Bound, Num};
 use crate::schema::shape::Shape;
+use crate::schema::types::TypeSet;
 
 /// The tightest lower (or upper) bound of a node and the keyword it comes from.
 fn effective_bound(s: &Shape<'_>, lower: bool) -> Option<(Bound, &'static str)> {
@@ -102,11 +103,15 @@ fn compare_range_end(
     ptr: &str,
     flip: bool,
     lower: bool,
+    skip: &dyn Fn(Effect) -> bool,
 ) {
     let (o, n) = (effective_bound(so, lower), effective_bound(sn, lower));
     let Some(effect) = bound_effect(o.map(|b| b.0), n.map(|b| b.0), lower) else {
         return;
     };
+    if skip(effect) {
+        return;
+    }
     let end = if lower { "lower bound" } else { "upper bound" };
     // point at the keyword that now decides the bound (or decided it before)
     let kw = n.or(o).map_or("minimum", |b| b.1);
@@ -129,6 +134,29 @@ fn compare_range_end(
     }
 }
 
+/// Does the node `src` list its values (`const`/`enum`), every number among
+/// them within the bounds and `multipleOf` of `other`?
+fn listed_within(src: &Shape<'_>, other: &Shape<'_>) -> bool {
+    let Some(values) = effective_enum(src, TypeSet::from_keyword(src.get("type"))) else {
+        return false;
+    };
+    let step = other.get("multipleOf").and_then(Num::from_value);
+    let (lo, hi) = (effective_bound(other, true), effective_bound(other, false));
+    values.iter().filter_map(Num::from_value).all(|x| {
+        let above = lo.is_none_or(|(b, _)| match x.total_cmp(&b.value) {
+            Ordering::Greater => true,
+            Ordering::Equal => !b.exclusive,
+            Ordering::Less => false,
+        });
+        let below = hi.is_none_or(|(b, _)| match x.total_cmp(&b.value) {
+            Ordering::Less => true,
+            Ordering::Equal => !b.exclusive,
+            Ordering::Greater => false,
+        });
+        above && below && step.is_none_or(|m| x.is_multiple_of(m))
+    })
+}
+
 pub(crate) fn compare_numbers(
     cx: &mut Cx<'_>,
     so: &Shape<'_>,
@@ -136,8 +164,23 @@ pub(crate) fn compare_numbers(
     ptr: &str,
     flip: bool,
 ) {
+    // the side that must stay within the other lists numbers the other
+    // side's range all takes: a narrowing (input) or widening (output) of
+    // the range loses none of them (issue 13)
+    let src_is_old = (cx.dir == Direction::Input) != flip;
+    let covered = if src_is_old {
+        listed_within(so, sn)
+    } else {
+        listed_within(sn, so)
+    };
+    let harmful = if src_is_old {
+        Effect::Narrowed
+    } else {
+        Effect::Widened
+    };
+    let skip = |e: Effect| covered && e == harmful;
     for lower in [true, false] {
-        compare_range_end(cx, (so, sn), ptr, flip, lower);
+        compare_range_end(cx, (so, sn), ptr, flip, lower, &skip);
     }
     let (mo, mn) = (
         so.get("multipleOf").and_then(Num::from_value),
@@ -169,7 +212,7 @@ pub(crate) fn compare_numbers(
     } else {
         &[effect]
     };
-    for &e in effects {
+    for &e in effects.iter().filter(|e| !skip(**e)) {
         if let Some(c) = cx.emit(&polar_suffix("range", e), e, flip, &at, None, what.clone()) {
             c.detail.from = Some(from.clone());
             c.detail.to = Some(to.clone());

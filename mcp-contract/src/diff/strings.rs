@@ -5,11 +5,12 @@
 
 use serde_json::Value;
 
-use super::keywords::{compare_counts, polar_suffix};
+use super::keywords::{compare_counts, effective_enum, polar_suffix};
 use super::label;
 use super::schema::{Cx, Direction, Effect};
-use crate::schema::pattern::{includes, Inclusion};
+use crate::schema::pattern::{includes, Compiled, Inclusion};
 use crate::schema::shape::Shape;
+use crate::schema::types::TypeSet;
 
 pub(crate) fn compare_strings(
     cx: &mut Cx<'_>,
@@ -60,6 +61,18 @@ fn compare_pattern(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
             _ => Effect::Changed,
         },
     };
+    // the side that must lie within the other lists its values, and every
+    // string among them matches the other side's pattern: no string it
+    // takes is lost (issue 13)
+    let src_is_old = (cx.dir == Direction::Input) != flip;
+    let (src, other) = if src_is_old { (so, pn) } else { (sn, po) };
+    let effect = match (effect, listed_match(src, other)) {
+        (Effect::Narrowed, true) if src_is_old => return,
+        (Effect::Widened, true) if !src_is_old => return,
+        (Effect::Changed, true) if src_is_old => Effect::Widened,
+        (Effect::Changed, true) => Effect::Narrowed,
+        (e, _) => e,
+    };
     let why = [&forward, &backward].into_iter().find_map(|i| match i {
         Inclusion::Unknown(why) => Some(why.clone()),
         _ => None,
@@ -77,6 +90,21 @@ fn compare_pattern(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
         _ => None,
     };
     report(cx, "pattern", effect, (o, n), ptr, flip, note);
+}
+
+/// Does the node list its values (`const`/`enum`), every string among them
+/// matching `pattern` (none: every string does)?
+fn listed_match(s: &Shape<'_>, pattern: Option<&str>) -> bool {
+    let Some(values) = effective_enum(s, TypeSet::from_keyword(s.get("type"))) else {
+        return false;
+    };
+    let Ok(p) = Compiled::new(pattern) else {
+        return false;
+    };
+    values
+        .iter()
+        .filter_map(Value::as_str)
+        .all(|v| p.is_match(v))
 }
 
 fn report(

@@ -52,51 +52,7 @@ pub(crate) fn idle_and_empty(root: &Value, s: &Shape<'_>) -> (Vec<&'static str>,
     (idle_for(t, s), t.is_empty())
 }
 
-/// Keywords that constrain values of one type only.
-pub(crate) const BY_TYPE: [(TypeSet, &[&str]); 4] = [
-    (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
-    (
-        TypeSet::NUMBER,
-        &[
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-        ],
-    ),
-    (
-        TypeSet::ARRAY,
-        &[
-            "items",
-            "prefixItems",
-            "additionalItems",
-            "contains",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "minContains",
-            "maxContains",
-            "unevaluatedItems",
-        ],
-    ),
-    (
-        TypeSet::OBJECT,
-        &[
-            "properties",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "required",
-            "minProperties",
-            "maxProperties",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-            "unevaluatedProperties",
-        ],
-    ),
-];
+pub(crate) use crate::schema::types::BY_TYPE;
 
 fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = vec![];
@@ -201,16 +157,36 @@ fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> 
         out = out.union(TypeSet::OBJECT);
     }
     let required = s.get("required").and_then(Value::as_array);
-    // a closed object requiring a member it does not declare
-    let closed = s.get("additionalProperties") == Some(&Value::Bool(false))
-        && s.get("patternProperties").is_none();
-    let declared = |name: &str| s.get("properties").and_then(|p| p.get(name)).is_some();
-    if closed
-        && required
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .any(|n| !declared(n))
+    // a closed object requiring a member it does not declare (the node and
+    // its residual `allOf` branches: any of them may close, any may require)
+    let parts: Vec<Shape<'_>> = s
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .take(MAX_BRANCHES)
+        .map(|b| shape(root, b))
+        .collect();
+    let closed = |s: &Shape<'_>| {
+        s.get("additionalProperties") == Some(&Value::Bool(false))
+            && s.get("patternProperties").is_none()
+    };
+    let declared =
+        |s: &Shape<'_>, name: &str| s.get("properties").and_then(|p| p.get(name)).is_some();
+    let all_required: Vec<&str> = std::iter::once(s)
+        .chain(parts.iter())
+        .flat_map(|p| {
+            p.get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        })
+        .filter_map(Value::as_str)
+        .collect();
+    if std::iter::once(s)
+        .chain(parts.iter())
+        .filter(|p| closed(p))
+        .any(|p| all_required.iter().any(|n| !declared(p, n)))
     {
         out = out.union(TypeSet::OBJECT);
     }

@@ -226,10 +226,17 @@ pub fn push_all_of(map: &mut Map<String, Value>, branch: Map<String, Value>) {
     }
 }
 
+/// `{type: null}`, with annotations or keywords that constrain other
+/// types only (`uniqueItems`, `minLength`, ...): null passes those.
 fn is_null_schema(m: &Map<String, Value>) -> bool {
+    let other_types = |k: &str| {
+        super::types::BY_TYPE
+            .iter()
+            .any(|(_, kws)| kws.contains(&k))
+    };
     m.get("type").and_then(Value::as_str) == Some("null")
         && m.keys()
-            .all(|k| k == "type" || ANNOTATION_KEYWORDS.contains(&k.as_str()))
+            .all(|k| k == "type" || ANNOTATION_KEYWORDS.contains(&k.as_str()) || other_types(k))
 }
 
 fn admits_null(m: &Map<String, Value>) -> bool {

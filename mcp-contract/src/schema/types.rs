@@ -155,6 +155,52 @@ impl TypeSet {
     }
 }
 
+/// Keywords that constrain values of one type only.
+pub const BY_TYPE: [(TypeSet, &[&str]); 4] = [
+    (TypeSet::STRING, &["minLength", "maxLength", "pattern"]),
+    (
+        TypeSet::NUMBER,
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+    ),
+    (
+        TypeSet::ARRAY,
+        &[
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "contains",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "minContains",
+            "maxContains",
+            "unevaluatedItems",
+        ],
+    ),
+    (
+        TypeSet::OBJECT,
+        &[
+            "properties",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "required",
+            "minProperties",
+            "maxProperties",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+            "unevaluatedProperties",
+        ],
+    ),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -445,6 +445,16 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                         c.push(sample::sample(root, b, v));
                     }
                 }
+                // numbers just outside each branch's bounds (a fraction among them):
+                // where one branch stops taking values and another still does
+                for b in &bs {
+                    let flat = flatten(root, b, 0);
+                    for k in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                        if let Some(x) = flat.get(k).and_then(Value::as_f64) {
+                            c.extend([x - 1.0, x + 1.0, x - 0.5, x + 0.5].map(sample::num));
+                        }
+                    }
+                }
             }
         }
         Some("type") => {

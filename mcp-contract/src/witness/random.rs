@@ -102,8 +102,14 @@ fn gen(root: &Value, node: &Value, r: &mut Rng, depth: usize) -> Value {
                 .iter()
                 .filter_map(|k| m.get(*k).and_then(Value::as_f64))
                 .collect();
+            // (a fraction beside a bound: what an integer branch elsewhere does not take)
+            let steps: &[f64] = if t == "number" {
+                &[-1.0, -0.5, 0.0, 0.5, 1.0]
+            } else {
+                &[-1.0, 0.0, 1.0]
+            };
             for b in bounds {
-                for d in [-1.0, 0.0, 1.0] {
+                for d in steps {
                     pool.push(sample::num(b + d));
                 }
             }
@@ -111,7 +117,7 @@ fn gen(root: &Value, node: &Value, r: &mut Rng, depth: usize) -> Value {
                 pool.push(json!(x));
             }
             if t == "number" {
-                pool.extend([json!(0.5), json!(2.5), json!(-1.5)]);
+                pool.extend([0.5, 2.5, -1.5, 4.5, 10.5].map(sample::num));
             }
             r.pick(&pool).unwrap_or(json!(0))
         }

@@ -595,6 +595,12 @@ const NEAR_EXTRA: usize = 150;
 /// that is rejected.
 const IGNORED_EXTRA: usize = 40;
 
+/// Whole random instances the source side accepts kept as contexts.
+const VALID_CONTEXTS: usize = 3;
+
+/// Focused candidates tried in each such context.
+const CONTEXT_CANDIDATES: usize = 60;
+
 /// Most instances checked while shrinking one witness.
 const SHRINK_BUDGET: usize = 300;
 
@@ -844,6 +850,21 @@ impl Search<'_> {
                     }
                     _ => return None,
                 }
+                // (the keyword put back may name definitions only the source side has)
+                for defs in ["$defs", "definitions"] {
+                    if let (Some(Value::Object(theirs)), Value::Object(p)) =
+                        (src_root.get(defs), &mut patched)
+                    {
+                        if let Value::Object(ours) = p
+                            .entry(defs.to_string())
+                            .or_insert_with(|| Value::Object(Map::new()))
+                        {
+                            for (k, v) in theirs {
+                                ours.entry(k.clone()).or_insert_with(|| v.clone());
+                            }
+                        }
+                    }
+                }
                 compile(&patched).ok()
             })
             .as_ref()
@@ -911,18 +932,31 @@ impl Search<'_> {
                         tier: Tier::Undone,
                     });
                 }
-                if !self.undone().is_some_and(|u| u.is_valid(inst)) {
+                // (where the pointer runs through merged branches, nothing can
+                // be undone: a oneOf at the node rejecting it must then say so)
+                let undone = self.undone();
+                if undone.is_some_and(|u| !u.is_valid(inst)) {
                     return None;
                 }
                 // (a combinator above the oneOf may report it in its own name)
-                let e = vo
-                    .iter_errors(inst)
-                    .take(16)
-                    .find(|e| {
-                        e.instance_path().as_str() == here
-                            && e.evaluation_path().as_str().ends_with("/oneOf")
-                    })
-                    .or_else(|| vo.iter_errors(inst).next())?;
+                let at_one_of = vo.iter_errors(inst).take(16).find(|e| {
+                    e.instance_path().as_str() == here
+                        && e.evaluation_path().as_str().ends_with("/oneOf")
+                });
+                let e = match undone {
+                    Some(_) => at_one_of.or_else(|| vo.iter_errors(inst).next())?,
+                    // (or a combinator enclosing it, at the same place)
+                    None => at_one_of.or_else(|| {
+                        vo.iter_errors(inst).take(16).find(|e| {
+                            e.instance_path().as_str() == here
+                                && attributable(
+                                    self.site,
+                                    &self.pointer_tail,
+                                    e.evaluation_path().as_str(),
+                                )
+                        })
+                    })?,
+                };
                 return Some(Hit {
                     inst: inst.clone(),
                     at: at.to_vec(),
@@ -1242,25 +1276,54 @@ impl Search<'_> {
                 (src_root, &focus.src_nodes),
                 (other_root, &focus.other_nodes),
             ];
+            // whole instances the source side accepts, with the node in place:
+            // contexts the sampled ones (which may miss a required value
+            // elsewhere) are not, tried with the focused candidates first
+            let mut valid: Vec<(Value, Vec<String>)> = vec![];
+            let mut queued: std::collections::VecDeque<Value> = Default::default();
             while tried < limit {
                 tried += 1;
-                let (inst, at) = match tried % 3 {
-                    0 => {
+                // (a queued candidate in the latest whole context first)
+                let queued_inst = match (valid.last(), queued.pop_front()) {
+                    (Some((base, at)), Some(cand)) => {
+                        let mut inst = base.clone();
+                        match pointer_mut(&mut inst, at) {
+                            Some(slot) => *slot = cand,
+                            None => continue,
+                        }
+                        Some((inst, at.clone()))
+                    }
+                    _ => None,
+                };
+                let (inst, at) = match (queued_inst, tried % 3) {
+                    (Some(q), _) => q,
+                    (None, 0) => {
                         let inst = random::instance(src_root, src_root, &mut rng);
                         let at = match &node_path {
                             Some(p) if pointer(&inst, p).is_some() => p.clone(),
                             _ if needs_node => continue,
                             _ => vec![],
                         };
+                        if valid.len() < VALID_CONTEXTS
+                            && node_path.is_some()
+                            && self.src().1.is_valid(&inst)
+                        {
+                            valid.push((inst.clone(), at.clone()));
+                            queued = cands.iter().take(CONTEXT_CANDIDATES).cloned().collect();
+                        }
                         (inst, at)
                     }
-                    side => {
+                    (None, side) => {
                         let (root, nodes) = sides[side - 1];
                         let Some(n) = nodes.get(rng.below_pub(nodes.len())) else {
                             continue;
                         };
                         let v = random::instance(root, n, &mut rng);
-                        let (base, at) = &contexts[rng.below_pub(contexts.len())];
+                        let (base, at) = if !valid.is_empty() && rng.below_pub(2) == 0 {
+                            &valid[rng.below_pub(valid.len())]
+                        } else {
+                            &contexts[rng.below_pub(contexts.len())]
+                        };
                         let mut inst = base.clone();
                         match pointer_mut(&mut inst, at) {
                             Some(slot) => *slot = v,
