@@ -566,106 +566,94 @@ impl Builder {
             && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len()
             && record.entries.is_empty()
             && surface == derived;
-        if let (Some(index), Some(out)) = (&cached, out_dir) {
-            // Comparing reads each affected tool's cached file: past a few,
-            // rendering is cheaper than finding out that it was not needed.
-            let few = affected.len() <= MAX_COMPARED;
-            let by_tool = tool_wise && few && cache::output_stamps(out) == index.outputs;
-            let same = by_tool && same_tools(index, &new_roots, out, &derived);
-            let mut updated = index.clone();
-            let outcome = match decision.mode {
-                _ if !same => None,
-                Mode::EmbedOnly => Some(LockOutcome::Skipped),
-                Mode::Update | Mode::Verify => {
-                    lockfile_holds(index, lock_path, &mut updated).then_some(LockOutcome::Unchanged)
-                }
-            };
-            if let Some(outcome) = outcome {
-                self.print_before_sync(&sources, lock_path, &record);
-                self.print_after_sync(&setup, &outcome);
-                updated.roots = new_roots;
-                fill_tool_hashes(&mut updated, index);
-                if &updated != index {
-                    cache::save_index(out, &updated);
-                }
-                return Ok(Snapshot {
-                    surface,
-                    lockfile: lock_path.clone(),
-                    outcome,
-                    mode: decision.mode,
-                    sources,
-                    rmcp_tools,
-                    derived,
-                    affected,
-                    spliced: false,
-                });
-            }
-            // The same tools, some derived again: splice their parts into
-            // the files the cached run wrote (see `cache::partial`).
-            let patched = (by_tool
-                && decision.mode == Mode::Update
-                && same_names(index, &new_roots))
-            .then(|| std::fs::read_to_string(lock_path).ok())
-            .flatten()
-            .filter(|text| cache::content_hash(text.as_bytes()) == index.lockfile)
-            .and_then(|text| cache::partial::patch(out, &text, &surface, &record, &affected));
-            if let Some(patched) = patched {
-                self.print_before_sync(&sources, lock_path, &record);
-                outputs::write_files(out, &patched.files)?;
-                let outcome = if patched.changes.is_empty() {
-                    LockOutcome::Unchanged
-                } else {
-                    outputs::write_lockfile(lock_path, shown, &patched.lockfile)?;
-                    outputs::settle_mtime(lock_path, Some(out));
-                    LockOutcome::Written(patched.changes)
+        let (outcome, spliced) = 'written: {
+            if let (Some(index), Some(out)) = (&cached, out_dir) {
+                // Comparing reads each affected tool's cached file: past a few,
+                // rendering is cheaper than finding out that it was not needed.
+                let few = affected.len() <= MAX_COMPARED;
+                let by_tool = tool_wise && few && cache::output_stamps(out) == index.outputs;
+                let same = by_tool && same_tools(index, &new_roots, out, &derived);
+                let mut updated = index.clone();
+                let outcome = match decision.mode {
+                    _ if !same => None,
+                    Mode::EmbedOnly => Some(LockOutcome::Skipped),
+                    Mode::Update | Mode::Verify => lockfile_holds(index, lock_path, &mut updated)
+                        .then_some(LockOutcome::Unchanged),
                 };
-                self.print_after_sync(&setup, &outcome);
+                if let Some(outcome) = outcome {
+                    self.print_before_sync(&sources, lock_path, &record);
+                    self.print_after_sync(&setup, &outcome);
+                    updated.roots = new_roots;
+                    fill_tool_hashes(&mut updated, index);
+                    if &updated != index {
+                        cache::save_index(out, &updated);
+                    }
+                    break 'written (outcome, false);
+                }
+                // The same tools, some derived again: splice their parts into
+                // the files the cached run wrote (see `cache::partial`).
+                let patched = (by_tool
+                    && decision.mode == Mode::Update
+                    && same_names(index, &new_roots))
+                .then(|| std::fs::read_to_string(lock_path).ok())
+                .flatten()
+                .filter(|text| cache::content_hash(text.as_bytes()) == index.lockfile)
+                .and_then(|text| cache::partial::patch(out, &text, &surface, &record, &affected));
+                if let Some(patched) = patched {
+                    self.print_before_sync(&sources, lock_path, &record);
+                    outputs::write_files(out, &patched.files)?;
+                    let outcome = if patched.changes.is_empty() {
+                        LockOutcome::Unchanged
+                    } else {
+                        outputs::write_lockfile(lock_path, shown, &patched.lockfile)?;
+                        outputs::settle_mtime(lock_path, Some(out));
+                        LockOutcome::Written(patched.changes)
+                    };
+                    self.print_after_sync(&setup, &outcome);
+                    let saved = Saved {
+                        lockfile: &patched.lockfile,
+                        outcome: &outcome,
+                        lock_path,
+                        by_tool: tool_wise,
+                        prune: false,
+                    };
+                    save_cache(out, cache_key, new_roots, &derived, saved);
+                    break 'written (outcome, true);
+                }
+            }
+
+            let rendered = outputs::render(&surface);
+            let plan = compat::plan(&surface, &record, &rendered.text)?;
+
+            self.print_before_sync(&sources, lock_path, &record);
+            if let Some(out_dir) = out_dir {
+                outputs::write_entries(&rendered, out_dir)?;
+                compat::write_plan(&plan, out_dir)?;
+                crate::rmcp::write_manifest(
+                    out_dir,
+                    &derived,
+                    &surface,
+                    &rendered.value,
+                    &rmcp_tools,
+                )?;
+            }
+            let outcome = outputs::sync_lockfile(&rendered, lock_path, shown, decision, package)?;
+            if let LockOutcome::Written(_) = outcome {
+                outputs::settle_mtime(lock_path, out_dir.as_deref());
+            }
+            self.print_after_sync(&setup, &outcome);
+            if let Some(out) = out_dir {
                 let saved = Saved {
-                    lockfile: &patched.lockfile,
+                    lockfile: &rendered.text,
                     outcome: &outcome,
                     lock_path,
                     by_tool: tool_wise,
-                    prune: false,
+                    prune: true,
                 };
                 save_cache(out, cache_key, new_roots, &derived, saved);
-                return Ok(Snapshot {
-                    surface,
-                    lockfile: lock_path.clone(),
-                    outcome,
-                    mode: decision.mode,
-                    sources,
-                    rmcp_tools,
-                    derived,
-                    affected,
-                    spliced: true,
-                });
             }
-        }
-
-        let rendered = outputs::render(&surface);
-        let plan = compat::plan(&surface, &record, &rendered.text)?;
-
-        self.print_before_sync(&sources, lock_path, &record);
-        if let Some(out_dir) = out_dir {
-            outputs::write_entries(&rendered, out_dir)?;
-            compat::write_plan(&plan, out_dir)?;
-            crate::rmcp::write_manifest(out_dir, &derived, &surface, &rendered.value, &rmcp_tools)?;
-        }
-        let outcome = outputs::sync_lockfile(&rendered, lock_path, shown, decision, package)?;
-        if let LockOutcome::Written(_) = outcome {
-            outputs::settle_mtime(lock_path, out_dir.as_deref());
-        }
-        self.print_after_sync(&setup, &outcome);
-        if let Some(out) = out_dir {
-            let saved = Saved {
-                lockfile: &rendered.text,
-                outcome: &outcome,
-                lock_path,
-                by_tool: tool_wise,
-                prune: true,
-            };
-            save_cache(out, cache_key, new_roots, &derived, saved);
-        }
+            (outcome, false)
+        };
         Ok(Snapshot {
             surface,
             lockfile: lock_path.clone(),
@@ -675,7 +663,7 @@ impl Builder {
             rmcp_tools,
             derived,
             affected,
-            spliced: false,
+            spliced,
         })
     }
 
