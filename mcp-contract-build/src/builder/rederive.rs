@@ -51,9 +51,15 @@ impl Builder {
         {
             return Ok(None);
         }
-        let lockfile = match std::fs::read_to_string(&setup.lock_path) {
-            Ok(text) if cache::content_hash(text.as_bytes()) == cached.lockfile => text,
-            _ => return Ok(None),
+        // The lockfile the cached run left: by its stamp, else by its bytes.
+        let Some(lockfile) = std::fs::read_to_string(&setup.lock_path)
+            .ok()
+            .filter(|text| {
+                cached.lockfile_stamp.holds(&setup.lock_path)
+                    || cache::content_hash(text.as_bytes()) == cached.lockfile
+            })
+        else {
+            return Ok(None);
         };
         let record = compat::read_record(&setup.record_path)?;
         if !record.entries.is_empty() {
