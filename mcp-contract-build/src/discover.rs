@@ -6,8 +6,10 @@ use std::path::PathBuf;
 
 use mcp_contract_syntax::{is_tool_attr, tool_def_from_attr, ToolDef};
 
+use crate::attr_pos::{count, locate};
 use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
+use crate::source::{Found, Pos, Source};
 
 /// One annotated argument struct.
 pub struct FoundTool {
@@ -24,14 +26,14 @@ pub struct FoundTool {
 pub fn find_tools(files: &[ModuleFile]) -> Result<Vec<FoundTool>, Error> {
     let mut out = Vec::new();
     for (path, file, module) in files {
-        walk(&file.items, path, module, &mut out)?;
+        walk(&file.items, (path, file), module, &mut out)?;
     }
     Ok(out)
 }
 
 fn walk(
     items: &[syn::Item],
-    path: &PathBuf,
+    (path, source): (&PathBuf, &Source),
     module: &[String],
     out: &mut Vec<FoundTool>,
 ) -> Result<(), Error> {
@@ -41,12 +43,13 @@ fn walk(
                 let Some(attr) = s.attrs.iter().find(|a| is_tool_attr(a)) else {
                     continue;
                 };
-                let def = tool_def_from_attr(attr, s).map_err(|e| Error::attribute(path, &e))?;
+                let def = tool_def_from_attr(attr, s)
+                    .map_err(|e| Error::attribute(path, tool_problems(source, attr, s, &e)))?;
                 out.push(FoundTool {
                     def,
                     module: module.to_vec(),
                     file: path.clone(),
-                    line: s.ident.span().start().line,
+                    line: source.line_of(&s.ident),
                 });
             }
             syn::Item::Mod(m) if !is_cfg_test(&m.attrs) => {
@@ -54,13 +57,60 @@ fn walk(
                     let mut inner = module.to_vec();
                     let name = m.ident.to_string();
                     inner.push(name.trim_start_matches("r#").to_string());
-                    walk(body, path, &inner, out)?;
+                    walk(body, (path, source), &inner, out)?;
                 }
             }
             _ => {}
         }
     }
     Ok(())
+}
+
+/// The problems of a tool attribute, placed: in the attribute's arguments,
+/// else in a field's attributes (serde aliases), else at the generics or
+/// the name of a struct whose shape is the problem, else at the attribute.
+fn tool_problems(
+    source: &Source,
+    attr: &syn::Attribute,
+    s: &syn::ItemStruct,
+    err: &syn::Error,
+) -> Vec<(Pos, String)> {
+    let rerun = |a: &syn::Attribute| tool_def_from_attr(a, s).err();
+    let elsewhere = |message: &str, k: usize| {
+        let gone = |s2: &syn::ItemStruct| count(tool_def_from_attr(attr, s2).err(), message) <= k;
+        for (fi, f) in s.fields.iter().enumerate() {
+            for (ai, fa) in f.attrs.iter().enumerate() {
+                let found = source.locate_in_attribute(fa, |a| {
+                    let mut s2 = s.clone();
+                    if let Some(slot) = s2
+                        .fields
+                        .iter_mut()
+                        .nth(fi)
+                        .and_then(|f| f.attrs.get_mut(ai))
+                    {
+                        *slot = a.clone();
+                    }
+                    !gone(&s2)
+                });
+                if let Found::At(p) = found {
+                    return Some(p);
+                }
+            }
+        }
+        let ident = source.pos_of(&s.ident)?;
+        let mut plain = s.clone();
+        plain.generics = syn::Generics::default();
+        if !s.generics.params.is_empty() && gone(&plain) {
+            return source.token_after(ident);
+        }
+        let mut named = s.clone();
+        named.fields = syn::Fields::Named(syn::FieldsNamed {
+            brace_token: Default::default(),
+            named: Default::default(),
+        });
+        (!matches!(s.fields, syn::Fields::Named(_)) && gone(&named)).then_some(ident)
+    };
+    locate(source, attr, err, &rerun, &elsewhere)
 }
 
 #[cfg(test)]
@@ -70,7 +120,7 @@ mod tests {
     fn files(src: &str) -> Vec<ModuleFile> {
         vec![(
             PathBuf::from("src/lib.rs"),
-            syn::parse_file(src).unwrap(),
+            Source::parse(src).unwrap(),
             vec![],
         )]
     }

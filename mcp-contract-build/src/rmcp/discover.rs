@@ -10,8 +10,10 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 
 use super::attr::{last_segment_is, parse_tool_attr, rmcp_doc_pieces, DocPiece, RmcpToolAttr};
+use crate::attr_pos::locate;
 use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
+use crate::source::Source;
 
 /// Where a tool's `inputSchema` comes from, as rmcp's `#[tool]` decides it.
 #[derive(Debug, Clone)]
@@ -67,6 +69,7 @@ pub fn find_rmcp_tools(files: &[ModuleFile]) -> Result<Vec<FoundRmcpTool>, Error
     for (path, file, module) in files {
         let mut w = Walk {
             path,
+            source: file,
             out: &mut out,
         };
         w.items(&file.items, module, &[])?;
@@ -76,10 +79,25 @@ pub fn find_rmcp_tools(files: &[ModuleFile]) -> Result<Vec<FoundRmcpTool>, Error
 
 struct Walk<'a> {
     path: &'a PathBuf,
+    source: &'a Source,
     out: &'a mut Vec<FoundRmcpTool>,
 }
 
 impl Walk<'_> {
+    /// `err`, found by `check` on `attr`, with each problem placed.
+    fn attribute_error<T>(
+        &self,
+        attr: &Attribute,
+        err: &syn::Error,
+        check: fn(&Attribute) -> syn::Result<T>,
+    ) -> Error {
+        let rerun = |a: &Attribute| check(a).err();
+        Error::attribute(
+            self.path,
+            locate(self.source, attr, err, &rerun, &|_, _| None),
+        )
+    }
+
     fn items(
         &mut self,
         items: &[Item],
@@ -93,9 +111,9 @@ impl Walk<'_> {
                     feats.extend(cfg_features(&imp.attrs));
                     let router = match imp.attrs.iter().find(|a| last_segment_is(a, "tool_router"))
                     {
-                        Some(a) => {
-                            Some(router_name(a).map_err(|e| Error::attribute(self.path, &e))?)
-                        }
+                        Some(a) => Some(
+                            router_name(a).map_err(|e| self.attribute_error(a, &e, router_name))?,
+                        ),
                         None => None,
                     };
                     let self_ty = type_text(&imp.self_ty);
@@ -141,7 +159,8 @@ impl Walk<'_> {
         let Some(tool_attr) = attrs.iter().find(|a| last_segment_is(a, "tool")) else {
             return Ok(());
         };
-        let attr = parse_tool_attr(tool_attr).map_err(|e| Error::attribute(self.path, &e))?;
+        let attr = parse_tool_attr(tool_attr)
+            .map_err(|e| self.attribute_error(tool_attr, &e, parse_tool_attr))?;
         let mut feats = features.to_vec();
         feats.extend(cfg_features(attrs));
         let doc = rmcp_doc_pieces(attrs.iter().filter(|a| !std::ptr::eq(*a, tool_attr)));
@@ -173,7 +192,7 @@ impl Walk<'_> {
             output,
             module: module.to_vec(),
             file: self.path.clone(),
-            line: sig.ident.span().start().line,
+            line: self.source.line_of(&sig.ident),
         });
         Ok(())
     }
@@ -309,7 +328,7 @@ mod tests {
     fn found(src: &str) -> Vec<FoundRmcpTool> {
         let files = vec![(
             PathBuf::from("src/lib.rs"),
-            syn::parse_file(src).unwrap(),
+            crate::source::Source::parse(src).unwrap(),
             vec![],
         )];
         find_rmcp_tools(&files).unwrap()
