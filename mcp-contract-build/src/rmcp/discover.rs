@@ -10,7 +10,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 
 use super::attr::{last_segment_is, parse_tool_attr, rmcp_doc_pieces, DocPiece, RmcpToolAttr};
-use crate::attr_pos::locate;
+use crate::attr_pos::{locate, nowhere};
 use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
 use crate::source::Source;
@@ -94,7 +94,7 @@ impl Walk<'_> {
         let rerun = |a: &Attribute| check(a).err();
         Error::attribute(
             self.path,
-            locate(self.source, attr, err, &rerun, &|_, _| None),
+            locate(self.source, attr, err, &rerun, (&nowhere, &nowhere)),
         )
     }
 

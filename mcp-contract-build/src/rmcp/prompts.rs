@@ -19,6 +19,7 @@ use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 
 use super::attr::{last_segment_is, rmcp_doc_pieces, DocPiece};
 use super::eval::{eval_json, eval_str};
+use crate::attr_pos::nowhere;
 use crate::derive::{is_cfg_test, schema_for, ModuleFile, TypeIndex};
 use crate::error::Error;
 use crate::source::Source;
@@ -124,7 +125,7 @@ fn found(
     };
     apply_args(attr, &mut p).map_err(|e| {
         let rerun = |a: &Attribute| apply_args(a, &mut p.clone()).err();
-        let problems = crate::attr_pos::locate(source, attr, &e, &rerun, &|_, _| None);
+        let problems = crate::attr_pos::locate(source, attr, &e, &rerun, (&nowhere, &nowhere));
         Error::attribute(path, problems)
     })?;
     out.push(p);

@@ -291,11 +291,10 @@ impl<'ast> Visit<'ast> for Walk<'ast> {
 /// could match; the others are absent.
 pub(crate) fn positions(file: &syn::File, toks: &[Tok], text: &str) -> HashMap<usize, Pos> {
     let lexed = lexed_names(toks, text);
-    let mut walk = Walk { seen: Vec::new() };
-    walk.visit_file(file);
+    let seen = in_source_order(file);
     let mut next: HashMap<String, usize> = HashMap::new();
-    let mut out = HashMap::with_capacity(walk.seen.len());
-    for ident in walk.seen {
+    let mut out = HashMap::with_capacity(seen.len());
+    for ident in seen {
         let name = ident.to_string();
         if skipped(&name) {
             continue;
@@ -310,6 +309,13 @@ pub(crate) fn positions(file: &syn::File, toks: &[Tok], text: &str) -> HashMap<u
         *n += 1;
     }
     out
+}
+
+/// The identifiers of `file` in the order they are written (each once).
+pub(crate) fn in_source_order(file: &syn::File) -> Vec<&Ident> {
+    let mut walk = Walk { seen: Vec::new() };
+    walk.visit_file(file);
+    walk.seen
 }
 
 /// The first identifier of a node (where its text starts, give or take a

@@ -9,14 +9,27 @@ use super::ParseError;
 /// The most tokens a search walks one by one (beyond, it bisects).
 const LINEAR_LIMIT: usize = 512;
 
-/// `text` truncated after token `n` (0: nothing of `toks`), with the
-/// delimiters still open at that point closed, appended to `head` and
-/// followed by `tail`.
+/// `text` truncated after token `n` (0: nothing of `toks`), then `cont`,
+/// then the delimiters still open at that point closed; `head` before and
+/// `tail` after all that.
 fn prefix(text: &str, toks: &[Tok], from: usize, n: usize, head: &str, tail: &str) -> String {
+    with_continuation(text, toks, (from, n), (head, ""), tail)
+}
+
+fn with_continuation(
+    text: &str,
+    toks: &[Tok],
+    (from, n): (usize, usize),
+    (head, cont): (&str, &str),
+    tail: &str,
+) -> String {
     let upto = if n == 0 { from } else { toks[n - 1].end };
     let mut out = String::with_capacity(head.len() + upto.saturating_sub(from) + tail.len() + 8);
     out.push_str(head);
     out.push_str(&text[from..upto]);
+    // A new line: the prefix may end with a `///` comment.
+    out.push('\n');
+    out.push_str(cont);
     let mut open: Vec<char> = Vec::new();
     for t in &toks[..n] {
         match t.kind {
@@ -28,7 +41,7 @@ fn prefix(text: &str, toks: &[Tok], from: usize, n: usize, head: &str, tail: &st
         }
     }
     for c in open.iter().rev() {
-        out.push(' ');
+        out.push('\n');
         out.push(match c {
             '(' => ')',
             '[' => ']',
@@ -46,19 +59,19 @@ fn smallest(len: usize, mut fails: impl FnMut(usize) -> bool) -> usize {
     if len <= LINEAR_LIMIT {
         return (0..=len).find(|&n| fails(n)).unwrap_or(len);
     }
-    let (mut lo, mut hi) = (0, len);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if fails(mid) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    lo
+    bisect(len, fails)
 }
 
-/// Where `syn::parse_file(text)` failed with `err`.
+/// What is put where a prefix is cut, besides nothing: a failure at a
+/// token of the prefix does not depend on it, a failure at the cut (the
+/// parser wanting more) almost always does, for one of these.
+const CONTINUATIONS: &[&str] = &[
+    ";", ":", ",", "=", "=>", "x", "0", "()", "{}", "[]", "::", "->", "<", ">", ".", "|", "&", "!",
+    "?", "#", "'a", "\"s\"", "+", "*",
+];
+
+/// Where `syn::parse_file(text)` failed with `err`: the first token such
+/// that every prefix ending with it fails the same way whatever follows.
 pub(crate) fn locate_parse_error(text: &str, err: &syn::Error) -> ParseError {
     let message = err.to_string();
     let (_, body) = lex::parsed_text(text);
@@ -71,17 +84,64 @@ pub(crate) fn locate_parse_error(text: &str, err: &syn::Error) -> ParseError {
             }
         }
     };
-    let n = smallest(toks.len(), |n| {
+    let same =
+        |candidate: &str| syn::parse_file(candidate).is_err_and(|e| e.to_string() == message);
+    // First the top-level item that fails (few parses of the file), then
+    // the token inside it (parses of that item alone).
+    let ends = item_ends(&toks);
+    let j = bisect(ends.len(), |j| same(&body[..toks[ends[j] - 1].end]));
+    let first = if j == 0 { 0 } else { ends[j - 1] };
+    let last = ends.get(j).copied().unwrap_or(toks.len());
+    let item = &toks[first..last];
+    let from = item.first().map_or(0, |t| t.start);
+    let n = bisect(item.len(), |n| {
         n > 0
-            && syn::parse_file(&prefix(body, &toks, 0, n, "", ""))
-                .is_err_and(|e| e.to_string() == message)
+            && std::iter::once("")
+                .chain(CONTINUATIONS.iter().copied())
+                .all(|cont| same(&with_continuation(body, item, (from, n), ("", cont), "")))
     });
     ParseError {
-        pos: toks
+        pos: item
             .get(n.wrapping_sub(1))
+            .or(item.last())
             .map_or(Pos { line: 1, column: 0 }, |t| t.pos),
         message,
     }
+}
+
+/// Token indices just past each top-level `;` or `}`: where items end.
+fn item_ends(toks: &[Tok]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        match toks[i].kind {
+            Kind::Open(c) => {
+                i = toks[i].mate;
+                if c == '{' {
+                    out.push(i + 1);
+                }
+            }
+            Kind::Punct(';') => out.push(i + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The smallest `n` in `0..=len` with `fails(n)`, assuming failure persists
+/// once reached (`len` when none).
+fn bisect(len: usize, mut fails: impl FnMut(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, len);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if fails(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
 }
 
 /// What a search inside a delimited group found.

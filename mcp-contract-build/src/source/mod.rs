@@ -9,6 +9,8 @@
 mod align;
 mod errors;
 mod lex;
+#[cfg(test)]
+mod tests;
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
