@@ -380,4 +380,47 @@ mod tests {
         assert!(matches!(&t[2].input, InputSource::Parameters(ty) if type_text(ty) == "F"));
         assert!(matches!(&t[2].output, OutputSource::Json(ty) if type_text(ty) == "i32"));
     }
+
+    /// rmcp attribute problems are placed where the error's span puts them
+    /// (tests are built with proc-macro2's span locations).
+    #[test]
+    fn attribute_problems_are_where_their_spans_say() {
+        let cases = [
+            "impl S {\n    #[tool(name = \"a\", bogus = 1)]\n    fn f(&self) {}\n}\n",
+            "impl S {\n    #[tool(\n        name = 5,\n    )]\n    fn f(&self) {}\n}\n",
+            "#[tool(annotations(read_only_hint = \"yes\"))]\nfn f() {}\n",
+            "#[tool(annotations(title = \"t\", colour))]\nfn f() {}\n",
+            "#[tool(name = \"a\", name)]\nfn f() {}\n",
+        ];
+        for text in cases {
+            let files = vec![(
+                PathBuf::from("src/lib.rs"),
+                crate::source::Source::parse(text).unwrap(),
+                vec![],
+            )];
+            let ours = find_rmcp_tools(&files).err().expect(text);
+            let Error::Attribute { problems, .. } = &ours else {
+                panic!("{text}: {ours}")
+            };
+            let file = syn::parse_file(text).unwrap();
+            let attrs = match &file.items[0] {
+                Item::Impl(i) => match &i.items[0] {
+                    ImplItem::Fn(f) => f.attrs.clone(),
+                    _ => unreachable!("a fn"),
+                },
+                Item::Fn(f) => f.attrs.clone(),
+                _ => unreachable!("an impl or a fn"),
+            };
+            let real: Vec<(usize, usize, String)> = parse_tool_attr(&attrs[0])
+                .err()
+                .unwrap()
+                .into_iter()
+                .map(|e| {
+                    let at = e.span().start();
+                    (at.line, at.column + 1, e.to_string())
+                })
+                .collect();
+            assert_eq!(problems, &real, "{text}");
+        }
+    }
 }

@@ -52,14 +52,14 @@ fn with_continuation(
     out
 }
 
-/// The smallest `n` in `0..=toks.len()` for which `fails(n)` holds
-/// (`toks.len()` when none does): one by one for short inputs, by
-/// bisection (assuming failure persists once reached) for long ones.
-fn smallest(len: usize, mut fails: impl FnMut(usize) -> bool) -> usize {
-    if len <= LINEAR_LIMIT {
-        return (0..=len).find(|&n| fails(n)).unwrap_or(len);
+/// The smallest `n` in `lo..hi` for which `fails(n)` holds (`hi` when
+/// none does): one by one for short ranges, by bisection (assuming failure
+/// persists once reached) for long ones.
+fn smallest(lo: usize, hi: usize, mut fails: impl FnMut(usize) -> bool) -> usize {
+    if hi - lo <= LINEAR_LIMIT {
+        return (lo..hi).find(|&n| fails(n)).unwrap_or(hi);
     }
-    bisect(len, fails)
+    lo + bisect(hi - lo, |k| k < hi - lo && fails(lo + k))
 }
 
 /// What is put where a prefix is cut, besides nothing: a failure at a
@@ -157,7 +157,10 @@ pub(crate) enum Found {
 
 /// Within the delimited group of `toks` opened at index `open`, the token
 /// whose inclusion first makes `fails` hold for `head + the group's
-/// contents so far (delimiters closed) + tail`.
+/// contents so far (delimiters closed) + tail`. The comma-separated
+/// argument is found first, each cut after a whole argument (a cut inside
+/// one can fail the same way for its own reason: `name` alone, before its
+/// `= ".."`, is a malformed `name`); then the token inside it.
 pub(crate) fn locate_in_group(
     text: &str,
     toks: &[Tok],
@@ -173,10 +176,29 @@ pub(crate) fn locate_in_group(
     };
     let from = group.end;
     let mut run = |n: usize| fails(&prefix(text, inner, from, n, head, tail));
-    let n = smallest(inner.len(), &mut run);
-    match n {
-        0 => Found::Empty,
-        n if n == inner.len() && !run(n) => Found::Never,
-        n => Found::At(inner[n - 1].pos),
+    if run(0) {
+        return Found::Empty;
+    }
+    // Token counts that end an argument: before each top-level `,`, and all.
+    let mut ends = Vec::new();
+    let mut i = 0;
+    while i < inner.len() {
+        match inner[i].kind {
+            Kind::Open(_) => i = inner[i].mate.saturating_sub(open + 1),
+            Kind::Punct(',') => ends.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    ends.push(inner.len());
+    let a = smallest(0, ends.len(), |a| run(ends[a]));
+    if a == ends.len() {
+        return Found::Never;
+    }
+    let start = if a == 0 { 0 } else { ends[a - 1] + 1 };
+    let n = smallest(start + 1, ends[a] + 1, &mut run).min(ends[a]);
+    match inner.get(n.wrapping_sub(1)) {
+        Some(t) => Found::At(t.pos),
+        None => Found::Empty,
     }
 }
