@@ -200,7 +200,9 @@ mod tests {
             "#[mcp_contract::tool(name = \"a\", version = 0, read_only = maybe)]\nstruct A { x: u8 }\n",
         ];
         for text in cases {
-            let ours = find_tools(&files(text)).err().expect(text);
+            let Err(ours) = find_tools(&files(text)) else {
+                panic!("{text}: no error")
+            };
             let Error::Attribute { problems, .. } = &ours else {
                 panic!("{text}: {ours}")
             };

@@ -398,7 +398,9 @@ mod tests {
                 crate::source::Source::parse(text).unwrap(),
                 vec![],
             )];
-            let ours = find_rmcp_tools(&files).err().expect(text);
+            let Err(ours) = find_rmcp_tools(&files) else {
+                panic!("{text}: no error")
+            };
             let Error::Attribute { problems, .. } = &ours else {
                 panic!("{text}: {ours}")
             };
