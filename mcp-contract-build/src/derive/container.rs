@@ -99,7 +99,7 @@ impl<'a> Gen<'a> {
         }
         match &f.attrs.with {
             Some(WithAttr::Type(t)) => {
-                self.resolve_str(t, scope, self.ix.line_in(&scope.file, f.field))
+                self.resolve_str(t, scope, || self.ix.line_in(&scope.file, f.field))
             }
             Some(WithAttr::Function(func)) => {
                 Err(schema_with_problem(&type_text(&f.field.ty), func)
@@ -180,9 +180,11 @@ impl<'a> Gen<'a> {
             return Ok(v.clone());
         }
         let item: &'a syn::Item = ix.item(&adt.loc);
-        let ident_line = self
-            .ix
-            .line_in(self.ix.file_of(&adt.loc), self.adt_ident_token(adt));
+        // Asked only when something fails.
+        let ident_line = || {
+            self.ix
+                .line_in(self.ix.file_of(&adt.loc), self.adt_ident_token(adt))
+        };
         let what = self.adt_ident(adt);
         if ix.trait_impl(&adt.loc, "JsonSchema").is_some() {
             return Err(Problem::new(
@@ -193,7 +195,7 @@ impl<'a> Gen<'a> {
                 "derive `JsonSchema` instead, or give the schema verbatim with {}",
                 super::error::type_override_help()
             ))
-            .at(&scope.file, ident_line));
+            .at(&scope.file, ident_line()));
         }
         if let syn::Item::Enum(e) = item {
             if super::defaults::derives(&e.attrs, "JsonSchema_repr") {
@@ -210,7 +212,7 @@ impl<'a> Gen<'a> {
                     self.json_schema(&ty)?
                 }
                 WithAttr::Function(f) => {
-                    return Err(schema_with_problem(&what, f).at(&scope.file, ident_line))
+                    return Err(schema_with_problem(&what, f).at(&scope.file, ident_line()))
                 }
             }
         } else if let Some(field) = self.transparent_field(item, &attrs, &scope)? {
@@ -607,11 +609,11 @@ impl<'a> Gen<'a> {
     fn variant_with(&self, v: &VariantInfo<'_>, scope: &Scope) -> PResult<Option<Ty>> {
         match &v.attrs.with {
             None => Ok(None),
-            Some(WithAttr::Type(t)) => Ok(Some(self.resolve_str(
-                t,
-                scope,
-                self.ix.line_in(&scope.file, &v.variant.ident),
-            )?)),
+            Some(WithAttr::Type(t)) => {
+                Ok(Some(self.resolve_str(t, scope, || {
+                    self.ix.line_in(&scope.file, &v.variant.ident)
+                })?))
+            }
             Some(WithAttr::Function(f)) => {
                 Err(schema_with_problem(&v.variant.ident.to_string(), f)
                     .at(&scope.file, self.ix.line_in(&scope.file, &v.variant.ident)))

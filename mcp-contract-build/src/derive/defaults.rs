@@ -703,7 +703,7 @@ impl Gen<'_> {
             ("default", []) => {
                 let ty = if segs.len() >= 2 && segs[0] != "Default" && segs[0] != "Self" {
                     let text = segs[..segs.len() - 1].join("::");
-                    Some(self.resolve_str(&text, scope, self.ix.line_in(&scope.file, expr))?)
+                    Some(self.resolve_str(&text, scope, || self.ix.line_in(&scope.file, expr))?)
                 } else {
                     expected.cloned()
                 };

@@ -81,13 +81,19 @@ impl Gen<'_> {
         result.map_err(|p| p.at(&scope.file, self.ix.line_in(&scope.file, ty)))
     }
 
-    /// Resolves a type given as a string in an attribute (`with = "Type"`).
-    pub(crate) fn resolve_str(&self, text: &str, scope: &Scope, line: usize) -> PResult<Ty> {
+    /// Resolves a type given as a string in an attribute (`with = "Type"`);
+    /// `line` (of the attribute's node, asked only on failure) places errors.
+    pub(crate) fn resolve_str(
+        &self,
+        text: &str,
+        scope: &Scope,
+        line: impl Fn() -> usize,
+    ) -> PResult<Ty> {
         let ty: syn::Type = syn::parse_str(text)
-            .map_err(|e| Problem::new(text, format!("not a type: {e}")).at(&scope.file, line))?;
-        self.resolve(&ty, scope).map_err(|p| match line {
+            .map_err(|e| Problem::new(text, format!("not a type: {e}")).at(&scope.file, line()))?;
+        self.resolve(&ty, scope).map_err(|p| match line() {
             0 => p,
-            _ => Problem {
+            line => Problem {
                 at: Some((scope.file.clone(), line)),
                 ..p
             },
@@ -492,9 +498,10 @@ impl Gen<'_> {
         }
         let scope = self.adt_scope(&adt)?;
         if let Some(WithAttr::Type(t)) = &attrs.with {
-            let line = self
-                .ix
-                .line_in(self.ix.file_of(&adt.loc), self.adt_ident_token(&adt));
+            let line = || {
+                self.ix
+                    .line_in(self.ix.file_of(&adt.loc), self.adt_ident_token(&adt))
+            };
             return self.resolve_str(t, &scope, line);
         }
         if attrs.transparent {
