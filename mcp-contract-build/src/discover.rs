@@ -6,8 +6,10 @@ use std::path::PathBuf;
 
 use mcp_contract_syntax::{is_tool_attr, tool_def_from_attr, ToolDef};
 
+use crate::attr_pos::{count, locate};
 use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
+use crate::source::{Found, Pos, Source};
 
 /// One annotated argument struct.
 pub struct FoundTool {
@@ -24,14 +26,14 @@ pub struct FoundTool {
 pub fn find_tools(files: &[ModuleFile]) -> Result<Vec<FoundTool>, Error> {
     let mut out = Vec::new();
     for (path, file, module) in files {
-        walk(&file.items, path, module, &mut out)?;
+        walk(&file.items, (path, file), module, &mut out)?;
     }
     Ok(out)
 }
 
 fn walk(
     items: &[syn::Item],
-    path: &PathBuf,
+    (path, source): (&PathBuf, &Source),
     module: &[String],
     out: &mut Vec<FoundTool>,
 ) -> Result<(), Error> {
@@ -41,12 +43,13 @@ fn walk(
                 let Some(attr) = s.attrs.iter().find(|a| is_tool_attr(a)) else {
                     continue;
                 };
-                let def = tool_def_from_attr(attr, s).map_err(|e| Error::attribute(path, &e))?;
+                let def = tool_def_from_attr(attr, s)
+                    .map_err(|e| Error::attribute(path, tool_problems(source, attr, s, &e)))?;
                 out.push(FoundTool {
                     def,
                     module: module.to_vec(),
                     file: path.clone(),
-                    line: s.ident.span().start().line,
+                    line: source.line_of(&s.ident),
                 });
             }
             syn::Item::Mod(m) if !is_cfg_test(&m.attrs) => {
@@ -54,13 +57,71 @@ fn walk(
                     let mut inner = module.to_vec();
                     let name = m.ident.to_string();
                     inner.push(name.trim_start_matches("r#").to_string());
-                    walk(body, path, &inner, out)?;
+                    walk(body, (path, source), &inner, out)?;
                 }
             }
             _ => {}
         }
     }
     Ok(())
+}
+
+/// The problems of a tool attribute, placed: in the attribute's arguments,
+/// else in a field's attributes (serde aliases), else at the generics or
+/// the name of a struct whose shape is the problem, else at the attribute.
+fn tool_problems(
+    source: &Source,
+    attr: &syn::Attribute,
+    s: &syn::ItemStruct,
+    err: &syn::Error,
+) -> Vec<(Pos, String)> {
+    let rerun = |a: &syn::Attribute| tool_def_from_attr(a, s).err();
+    let gone = |s2: &syn::ItemStruct, message: &str, k: usize| {
+        count(tool_def_from_attr(attr, s2).err(), message) <= k
+    };
+    let in_fields = |message: &str, k: usize| {
+        for (fi, f) in s.fields.iter().enumerate() {
+            for (ai, fa) in f.attrs.iter().enumerate() {
+                let with = |a: Option<&syn::Attribute>| {
+                    let mut s2 = s.clone();
+                    if let Some(f) = s2.fields.iter_mut().nth(fi) {
+                        match a {
+                            Some(a) => f.attrs[ai] = a.clone(),
+                            None => {
+                                f.attrs.remove(ai);
+                            }
+                        }
+                    }
+                    s2
+                };
+                match source.locate_in_attribute(fa, |a| !gone(&with(Some(a)), message, k)) {
+                    Found::At(p) => return Some(p),
+                    // Not its arguments: the attribute itself, if the
+                    // problem goes with it.
+                    Found::Empty if gone(&with(None), message, k) => {
+                        return source.attribute_pos(fa)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        None
+    };
+    let in_shape = |message: &str, k: usize| {
+        let ident = source.pos_of(&s.ident)?;
+        let mut plain = s.clone();
+        plain.generics = syn::Generics::default();
+        if !s.generics.params.is_empty() && gone(&plain, message, k) {
+            return source.token_after(ident);
+        }
+        let mut named = s.clone();
+        named.fields = syn::Fields::Named(syn::FieldsNamed {
+            brace_token: Default::default(),
+            named: Default::default(),
+        });
+        (!matches!(s.fields, syn::Fields::Named(_)) && gone(&named, message, k)).then_some(ident)
+    };
+    locate(source, attr, err, &rerun, (&in_fields, &in_shape))
 }
 
 #[cfg(test)]
@@ -70,7 +131,7 @@ mod tests {
     fn files(src: &str) -> Vec<ModuleFile> {
         vec![(
             PathBuf::from("src/lib.rs"),
-            syn::parse_file(src).unwrap(),
+            Source::parse(src).unwrap(),
             vec![],
         )]
     }
@@ -116,6 +177,62 @@ mod tests {
         assert_eq!(
             err.to_string().lines().next().unwrap(),
             "src/lib.rs:2:45: version must be 1 or more"
+        );
+    }
+
+    /// Every problem of a tool attribute is placed where the macro's own
+    /// span puts it (tests are built with proc-macro2's span locations).
+    #[test]
+    fn attribute_problems_are_where_their_spans_say() {
+        let cases = [
+            "#[mcp_contract::tool(name = \"a\", bogus = 1)]\nstruct A { x: u8 }\n",
+            "#[mcp_contract::tool(name = \"a\", name = \"b\")]\nstruct A { x: u8 }\n",
+            "#[mcp_contract::tool(name = \"bad name!\")]\nstruct A { x: u8 }\n",
+            "#[mcp_contract::tool(\n    name = \"a\",\n    reserved(\"x\", \"y\", \"y\"),\n)]\nstruct A {\n    x: u8,\n}\n",
+            "#[mcp_contract::tool(name = \"a\", reserved(\"x\"))]\nstruct A { x: u8 }\n",
+            "#[mcp_contract::tool(version = 2)]\nstruct A { x: u8 }\n",
+            "#[mcp_contract::tool(name = \"a\")]\nstruct A<T> { x: T }\n",
+            "#[mcp_contract::tool(name = \"a\")]\nstruct A(u8);\n",
+            "/// Doc.\n#[mcp_contract::tool(name = \"a\")]\nstruct A {\n    x: u8,\n    #[mcp_contract(alias = \"x\")]\n    y: u8,\n    #[mcp_contract(alias = \"z\", alias = \"z\")]\n    w: u8,\n}\n",
+            "#[mcp_contract::tool(name = \"a\", reserved(\"q\"))]\nstruct A {\n    #[mcp_contract(alias = \"q\")]\n    x: u8,\n}\n",
+            "#[mcp_contract::tool(name = \"a\")]\nstruct A(#[mcp_contract(alias = \"b\")] u8);\n",
+            "#[mcp_contract::tool(name = \"a\" version = 1)]\nstruct A { x: u8 }\n",
+            "#[mcp_contract::tool(name = \"a\", version = 0, read_only = maybe)]\nstruct A { x: u8 }\n",
+        ];
+        for text in cases {
+            let Err(ours) = find_tools(&files(text)) else {
+                panic!("{text}: no error")
+            };
+            let Error::Attribute { problems, .. } = &ours else {
+                panic!("{text}: {ours}")
+            };
+            let file = syn::parse_file(text).unwrap();
+            let syn::Item::Struct(s) = &file.items[0] else {
+                panic!("a struct")
+            };
+            let attr = s.attrs.iter().find(|a| is_tool_attr(a)).unwrap();
+            let real: Vec<(usize, usize, String)> = tool_def_from_attr(attr, s)
+                .err()
+                .unwrap()
+                .into_iter()
+                .map(|e| {
+                    let at = e.span().start();
+                    (at.line, at.column + 1, e.to_string())
+                })
+                .collect();
+            assert_eq!(problems, &real, "{text}");
+        }
+        // A field attribute's unknown key is found once its `=` is read:
+        // the column is the `=`'s, two tokens after the key the macro names.
+        let err = find_tools(&files(
+            "#[mcp_contract::tool(name = \"a\")]\nstruct A {\n    #[mcp_contract(nickname = \"r\")] y: u8,\n}\n",
+        ))
+        .err()
+        .unwrap();
+        assert!(
+            err.to_string()
+                .starts_with("src/lib.rs:3:29: unknown field attribute `nickname`"),
+            "{err}"
         );
     }
 }

@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::derive::DeriveError;
+use crate::source::Pos;
 
 /// A failed snapshot.
 #[derive(Debug)]
@@ -139,19 +140,15 @@ impl From<DeriveError> for Error {
 }
 
 impl Error {
-    /// An attribute error at the span of `err`, in `file`.
-    pub(crate) fn attribute(file: &std::path::Path, err: &syn::Error) -> Self {
-        let problems = err
-            .clone()
-            .into_iter()
-            .map(|e| {
-                let start = e.span().start();
-                (start.line, start.column + 1, e.to_string())
-            })
-            .collect();
+    /// An attribute error in `file`: each problem with its position (see
+    /// [`crate::attr_pos::locate`]).
+    pub(crate) fn attribute(file: &std::path::Path, problems: Vec<(Pos, String)>) -> Self {
         Error::Attribute {
             file: file.to_path_buf(),
-            problems,
+            problems: problems
+                .into_iter()
+                .map(|(p, m)| (p.line, p.column + 1, m))
+                .collect(),
         }
     }
 }

@@ -13,6 +13,7 @@
 //! mcp_contract_build::snapshot();
 //! ```
 
+mod attr_pos;
 pub mod builder;
 pub mod cache;
 pub mod compat;
@@ -24,6 +25,7 @@ pub mod metadata;
 pub mod mode;
 pub mod outputs;
 pub mod rmcp;
+pub mod source;
 pub mod surface;
 pub mod unapply;
 

@@ -199,7 +199,8 @@ fn derive_across(index: &mut TypeIndex, ty: &syn::Type, mode: &str) -> Result<Va
 #[test]
 fn types_from_other_crates_equal_rmcp_published_schemas() {
     let (deps, crates) = crates();
-    let tool_crate = syn::parse_file("pub struct Unused;").expect("parses");
+    let tool_crate =
+        mcp_contract_build::source::Source::parse("pub struct Unused;").expect("parses");
     let mut index = TypeIndex::new(vec![(
         std::path::PathBuf::from("src/lib.rs"),
         tool_crate,

@@ -31,6 +31,7 @@ use mcp_contract_build::rmcp::eval::eval_json;
 use mcp_contract_build::rmcp::prompts::prompt_for;
 use mcp_contract_build::rmcp::surface::tool_for;
 use mcp_contract_build::rmcp::{find_rmcp_prompts, find_rmcp_tools, FoundRmcpTool};
+use mcp_contract_build::source::Source;
 use serde_json::{json, Value};
 
 fn shared() -> Option<PathBuf> {
@@ -112,9 +113,9 @@ fn units(src: &Path, every_top_file_is_a_root: bool) -> Vec<Vec<ModuleFile>> {
     // `#[cfg(test)]` modules are part of it.
     let test_crate = src.ends_with("tests");
     let parse = |p: &Path| {
-        let mut file = syn::parse_file(&std::fs::read_to_string(p).unwrap()).unwrap();
+        let mut file = Source::parse(std::fs::read_to_string(p).unwrap()).unwrap();
         if test_crate {
-            for item in &mut file.items {
+            for item in &mut file.syntax_mut().items {
                 if let syn::Item::Mod(m) = item {
                     m.attrs.retain(|a| !a.path().is_ident("cfg"));
                 }
@@ -250,7 +251,7 @@ fn crate_files(src: &Path) -> Vec<ModuleFile> {
         .iter()
         .filter(|p| !p.ends_with("main.rs") && !p.components().any(|c| c.as_os_str() == "bin"))
         .map(|p| {
-            let file = syn::parse_file(&std::fs::read_to_string(p).unwrap()).unwrap();
+            let file = Source::parse(std::fs::read_to_string(p).unwrap()).unwrap();
             let module = if p == &src.join("lib.rs") {
                 vec![]
             } else {
@@ -273,7 +274,7 @@ fn crate_files(src: &Path) -> Vec<ModuleFile> {
             .iter()
             .fold(src.to_path_buf(), |p, s| p.join(s))
             .join("mod.rs");
-        files.push((path, syn::parse_file("").unwrap(), m));
+        files.push((path, Source::parse("").unwrap(), m));
     }
     files
 }

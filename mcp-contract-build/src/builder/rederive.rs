@@ -221,6 +221,6 @@ fn found_tool(index: &TypeIndex, root: &RootCache, cached: &CachedTool) -> Optio
         def,
         module,
         file: meta.path.clone(),
-        line: s.ident.span().start().line,
+        line: index.line_in_file(*file, &s.ident),
     })
 }

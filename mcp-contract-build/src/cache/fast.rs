@@ -22,7 +22,7 @@ pub struct Walked {
     /// Every item whose hash changed.
     pub changed: BTreeSet<ItemRef>,
     /// The files whose bytes changed, parsed, by file index.
-    pub parsed: BTreeMap<usize, syn::File>,
+    pub parsed: BTreeMap<usize, crate::source::Source>,
 }
 
 /// Walks `cached`'s module tree again (see [`Walked`]); `None` when a
@@ -70,7 +70,7 @@ pub fn walk(cached: &RootCache, manifest_dir: &Path) -> Option<Walked> {
                 return None;
             }
             let text = String::from_utf8(bytes).ok()?;
-            let tree = syn::parse_file(&text).ok()?;
+            let tree = crate::source::Source::parse(text).ok()?;
             let new = facts(hash, &tree);
             if new.structure != file.facts.structure {
                 return None;

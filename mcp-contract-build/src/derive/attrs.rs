@@ -401,8 +401,8 @@ fn parse_metas(attrs: &[Attribute], name: &str, what: &str) -> PResult<Vec<Meta>
         let list = attr
             .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
             .map_err(|e| {
+                // The caller places it at the field or type it is on.
                 problem(what, format!("cannot read `#[{name}(...)]`: {e}"))
-                    .at(std::path::Path::new(""), e.span().start().line)
             })?;
         out.extend(list);
     }

@@ -12,7 +12,7 @@ use super::gen::{Adt, Gen, Ty};
 use super::helpers::{
     allow_unknown_properties, apply_internal_tag, flatten, flatten_field_schema, insert_property,
 };
-use super::resolve::{line_of, type_text, Scope};
+use super::resolve::{type_text, Scope};
 use super::Contract;
 
 /// A field with its attributes (names already renamed by `rename_all`).
@@ -98,10 +98,12 @@ impl<'a> Gen<'a> {
             return Ok(Ty::Override(Box::new(v.clone())));
         }
         match &f.attrs.with {
-            Some(WithAttr::Type(t)) => self.resolve_str(t, scope, line_of(f.field)),
+            Some(WithAttr::Type(t)) => {
+                self.resolve_str(t, scope, || self.ix.line_in(&scope.file, f.field))
+            }
             Some(WithAttr::Function(func)) => {
                 Err(schema_with_problem(&type_text(&f.field.ty), func)
-                    .at(&scope.file, line_of(f.field)))
+                    .at(&scope.file, self.ix.line_in(&scope.file, f.field)))
             }
             None => self.resolve(&f.field.ty, scope),
         }
@@ -178,7 +180,11 @@ impl<'a> Gen<'a> {
             return Ok(v.clone());
         }
         let item: &'a syn::Item = ix.item(&adt.loc);
-        let ident_line = line_of(&self.adt_ident_token(adt));
+        // Asked only when something fails.
+        let ident_line = || {
+            self.ix
+                .line_in(self.ix.file_of(&adt.loc), self.adt_ident_token(adt))
+        };
         let what = self.adt_ident(adt);
         if ix.trait_impl(&adt.loc, "JsonSchema").is_some() {
             return Err(Problem::new(
@@ -189,7 +195,7 @@ impl<'a> Gen<'a> {
                 "derive `JsonSchema` instead, or give the schema verbatim with {}",
                 super::error::type_override_help()
             ))
-            .at(&scope.file, ident_line));
+            .at(&scope.file, ident_line()));
         }
         if let syn::Item::Enum(e) = item {
             if super::defaults::derives(&e.attrs, "JsonSchema_repr") {
@@ -206,7 +212,7 @@ impl<'a> Gen<'a> {
                     self.json_schema(&ty)?
                 }
                 WithAttr::Function(f) => {
-                    return Err(schema_with_problem(&what, f).at(&scope.file, ident_line))
+                    return Err(schema_with_problem(&what, f).at(&scope.file, ident_line()))
                 }
             }
         } else if let Some(field) = self.transparent_field(item, &attrs, &scope)? {
@@ -239,7 +245,7 @@ impl<'a> Gen<'a> {
                 e.ident.to_string(),
                 "`JsonSchema_repr` needs a `#[repr(...)]` attribute",
             )
-            .at(&scope.file, line_of(&e.ident)));
+            .at(&scope.file, self.ix.line_in(&scope.file, &e.ident)));
         }
         let mut values = Vec::new();
         let mut next: i128 = 0;
@@ -249,7 +255,7 @@ impl<'a> Gen<'a> {
                     v.ident.to_string(),
                     "`JsonSchema_repr` variants must be unit variants",
                 )
-                .at(&scope.file, line_of(&v.ident)));
+                .at(&scope.file, self.ix.line_in(&scope.file, &v.ident)));
             }
             if let Some((_, d)) = &v.discriminant {
                 let value = self.eval(d, Some(&Ty::Prim(super::builtin::Prim::I64)), scope)?;
@@ -259,7 +265,7 @@ impl<'a> Gen<'a> {
                     .or_else(|| value.as_u64().map(i128::from))
                     .ok_or_else(|| {
                         Problem::new(v.ident.to_string(), "the discriminant is not an integer")
-                            .at(&scope.file, line_of(&v.ident))
+                            .at(&scope.file, self.ix.line_in(&scope.file, &v.ident))
                     })?;
             }
             values.push(match i64::try_from(next) {
@@ -319,7 +325,7 @@ impl<'a> Gen<'a> {
                     let mut va = VariantAttrs::parse(&v.attrs, &v.ident.to_string(), &mut |x| {
                         self.eval(x, None, scope)
                     })
-                    .map_err(|p| p.at(&scope.file, line_of(&v.ident)))?;
+                    .map_err(|p| p.at(&scope.file, self.ix.line_in(&scope.file, &v.ident)))?;
                     va.name.rename_variant(attrs.rename_all);
                     let rules = (
                         va.rename_all.0.or(attrs.rename_all_fields.0),
@@ -424,7 +430,7 @@ impl<'a> Gen<'a> {
         if f.attrs.schema_override.is_some() {
             return Ok(None);
         }
-        let at = |p: Problem| p.at(&scope.file, line_of(f.field));
+        let at = |p: Problem| p.at(&scope.file, self.ix.line_in(&scope.file, f.field));
         let ty = self.resolve(&f.field.ty, scope)?;
         if !self.is_serialize(&ty)? {
             return Ok(None);
@@ -603,14 +609,14 @@ impl<'a> Gen<'a> {
     fn variant_with(&self, v: &VariantInfo<'_>, scope: &Scope) -> PResult<Option<Ty>> {
         match &v.attrs.with {
             None => Ok(None),
-            Some(WithAttr::Type(t)) => Ok(Some(self.resolve_str(
-                t,
-                scope,
-                line_of(&v.variant.ident),
-            )?)),
+            Some(WithAttr::Type(t)) => {
+                Ok(Some(self.resolve_str(t, scope, || {
+                    self.ix.line_in(&scope.file, &v.variant.ident)
+                })?))
+            }
             Some(WithAttr::Function(f)) => {
                 Err(schema_with_problem(&v.variant.ident.to_string(), f)
-                    .at(&scope.file, line_of(&v.variant.ident)))
+                    .at(&scope.file, self.ix.line_in(&scope.file, &v.variant.ident)))
             }
         }
     }

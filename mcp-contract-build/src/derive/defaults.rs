@@ -14,7 +14,7 @@ use super::builtin::Prim;
 use super::error::{field_override_help, PResult, Problem};
 use super::gen::{Adt, Gen, Ty};
 use super::index::{ItemLoc, Ns, Target};
-use super::resolve::{line_of, type_text, Scope};
+use super::resolve::{type_text, Scope};
 
 fn cannot(expr: &impl quote::ToTokens, why: &str) -> Problem {
     Problem::new(type_text(expr), format!("cannot compute this value from source: {why}")).with_help(format!(
@@ -182,8 +182,10 @@ impl Gen<'_> {
             })
             .ok_or_else(|| Problem::new(&name, "`impl Default` has no `fn default`"))?;
         let body = tail_expr(&f.block).ok_or_else(|| {
-            cannot(&f.block, "`fn default` must be a single expression")
-                .at(self.ix.file_of(&adt.loc), line_of(&f.sig.ident))
+            cannot(&f.block, "`fn default` must be a single expression").at(
+                self.ix.file_of(&adt.loc),
+                self.ix.line_in(self.ix.file_of(&adt.loc), &f.sig.ident),
+            )
         })?;
         Ok((body, self.adt_scope(adt)?))
     }
@@ -464,8 +466,10 @@ impl Gen<'_> {
                 return Some(match tail_expr(&f.block) {
                     Some(e) => Ok((e, fn_scope)),
                     None => Err(
-                        cannot(&f.block, "the function body must be a single expression")
-                            .at(self.ix.file_of(&loc), line_of(&f.sig.ident)),
+                        cannot(&f.block, "the function body must be a single expression").at(
+                            self.ix.file_of(&loc),
+                            self.ix.line_in(self.ix.file_of(&loc), &f.sig.ident),
+                        ),
                     ),
                 });
             }
@@ -699,7 +703,7 @@ impl Gen<'_> {
             ("default", []) => {
                 let ty = if segs.len() >= 2 && segs[0] != "Default" && segs[0] != "Self" {
                     let text = segs[..segs.len() - 1].join("::");
-                    Some(self.resolve_str(&text, scope, line_of(expr))?)
+                    Some(self.resolve_str(&text, scope, || self.ix.line_in(&scope.file, expr))?)
                 } else {
                     expected.cloned()
                 };

@@ -100,9 +100,11 @@ impl Problem {
         self
     }
 
-    /// Sets the location unless a more precise one is already known.
+    /// Sets the location unless a more precise one is already known (a line
+    /// of 0 is unknown: an enclosing node's line replaces it).
     pub(crate) fn at(mut self, file: &std::path::Path, line: usize) -> Self {
-        if self.at.is_none() {
+        let known = matches!(&self.at, Some((_, l)) if *l > 0);
+        if !known && (self.at.is_none() || line > 0) {
             self.at = Some((file.to_path_buf(), line));
         }
         self

@@ -6,10 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::error::DeriveError;
+use crate::source::Source;
 
 /// One parsed source file: its path relative to the package root, its syntax
-/// tree and its module path (`[]` for the crate root, `["tools", "search"]`...).
-pub type ModuleFile = (PathBuf, syn::File, Vec<String>);
+/// tree (with its text, for positions) and its module path (`[]` for the
+/// crate root, `["tools", "search"]`...).
+pub type ModuleFile = (PathBuf, Source, Vec<String>);
 
 /// Reads and parses every file of the crate rooted at `lib_or_main`.
 ///
@@ -67,11 +69,14 @@ fn walk(
             message: format!("cannot read the module file: {e}"),
             help: "check the `mod` declaration and the file name".into(),
         })?;
-        let file = syn::parse_file(&text).map_err(|e| DeriveError {
+        let file = Source::parse(text).map_err(|e| DeriveError {
             type_name: module_name(&module),
             file: display.clone(),
-            line: e.span().start().line,
-            message: format!("cannot parse the file: {e}"),
+            line: e.pos.line,
+            message: format!(
+                "cannot parse the file: {e} (at column {})",
+                e.pos.column + 1
+            ),
             help: "fix the syntax error (`cargo check` shows it too)".into(),
         })?;
         let dir = children_dir(&path, is_mod_rs);
@@ -82,7 +87,7 @@ fn walk(
             &path,
             &[],
             &module,
-            &display,
+            (&display, &file),
             lenient,
             &mut found,
         )?;
@@ -101,7 +106,7 @@ pub(crate) fn declared_children(
     package_root: &Path,
     path: &Path,
     module: &[String],
-    file: &syn::File,
+    file: &Source,
 ) -> Result<Vec<(PathBuf, Vec<String>, bool)>, DeriveError> {
     let is_mod_rs = module.is_empty() || path.file_name().is_some_and(|n| n == "mod.rs");
     let display = display_path(package_root, path);
@@ -113,7 +118,7 @@ pub(crate) fn declared_children(
         path,
         &[],
         module,
-        &display,
+        (&display, file),
         false,
         &mut found,
     )?;
@@ -182,7 +187,7 @@ fn collect_mod_decls(
     file_path: &Path,
     inline: &[String],
     module: &[String],
-    display: &Path,
+    (display, source): (&Path, &Source),
     lenient: bool,
     found: &mut Vec<(PathBuf, Vec<String>, bool)>,
 ) -> Result<(), DeriveError> {
@@ -205,7 +210,7 @@ fn collect_mod_decls(
                 file_path,
                 &inner,
                 &child_module,
-                display,
+                (display, source),
                 lenient,
                 found,
             )?;
@@ -233,7 +238,7 @@ fn collect_mod_decls(
                 return Err(DeriveError {
                     type_name: module_name(&child_module),
                     file: display.to_path_buf(),
-                    line: m.ident.span().start().line,
+                    line: source.line_of(&m.ident),
                     message: format!(
                         "module file not found (looked for `{}` and `{}`)",
                         flat.display(),

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use super::error::DeriveError;
 use super::files::{module_files_of_dependency, ModuleFile};
 use crate::metadata::CrateSource;
+use crate::source::{Anchor, Source};
 
 /// An item by (file index, item path through inline modules): what the
 /// build cache records a derivation as having read.
@@ -62,7 +63,7 @@ struct Scope {
 struct IndexFile {
     path: PathBuf,
     module: Vec<String>,
-    syntax: OnceCell<syn::File>,
+    syntax: OnceCell<Source>,
     /// Where to parse it from, and the content hash it must still have.
     source: Option<(PathBuf, String)>,
 }
@@ -129,7 +130,7 @@ impl TypeIndex {
     /// trusted: [`TypeIndex::is_stale`] tells.
     pub fn from_names(
         files: Vec<(PathBuf, PathBuf, String, Vec<String>, FileNames)>,
-        mut parsed: BTreeMap<usize, syn::File>,
+        mut parsed: BTreeMap<usize, Source>,
     ) -> Self {
         let mut index = TypeIndex::empty();
         for (f, (path, abs, content, module, names)) in files.into_iter().enumerate() {
@@ -162,7 +163,7 @@ impl TypeIndex {
 
     /// The syntax tree of file `f`, parsing it now if it was indexed from
     /// the cache.
-    fn syntax(&self, f: usize) -> &syn::File {
+    fn syntax(&self, f: usize) -> &Source {
         let file = &self.files[f];
         file.syntax.get_or_init(|| {
             let parsed = file.source.as_ref().and_then(|(abs, content)| {
@@ -170,15 +171,11 @@ impl TypeIndex {
                 if &crate::cache::content_hash(&bytes) != content {
                     return None;
                 }
-                syn::parse_file(std::str::from_utf8(&bytes).ok()?).ok()
+                Source::parse(String::from_utf8(bytes).ok()?).ok()
             });
             parsed.unwrap_or_else(|| {
                 self.stale.set(true);
-                syn::File {
-                    shebang: None,
-                    attrs: Vec::new(),
-                    items: Vec::new(),
-                }
+                Source::empty()
             })
         })
     }
@@ -339,13 +336,33 @@ impl TypeIndex {
     /// The files this index was built from, in the order given: (display
     /// path, syntax tree, module path). Files indexed from the cache are
     /// parsed now.
-    pub fn files(&self) -> Vec<(&Path, &syn::File, &[String])> {
+    pub fn files(&self) -> Vec<(&Path, &Source, &[String])> {
         (0..self.files.len())
             .map(|f| {
                 let file = &self.files[f];
                 (file.path.as_path(), self.syntax(f), file.module.as_slice())
             })
             .collect()
+    }
+
+    /// The 1-based line of `node`, an item of file `f` (0 when it is not).
+    pub(crate) fn line_in_file(&self, f: usize, node: &(impl Anchor + ?Sized)) -> usize {
+        if f >= self.files.len() {
+            return 0;
+        }
+        self.syntax(f).line_of(node)
+    }
+
+    /// The 1-based line of `node`, written in `file` (display path), 0 when
+    /// it is not found there (e.g. a type parsed from an attribute string).
+    pub(crate) fn line_in(&self, file: &Path, node: &(impl Anchor + ?Sized)) -> usize {
+        self.files
+            .iter()
+            .filter(|f| f.path == file)
+            .filter_map(|f| f.syntax.get())
+            .map(|s| s.line_of(node))
+            .find(|&l| l > 0)
+            .unwrap_or(0)
     }
 
     /// How many files the index holds.

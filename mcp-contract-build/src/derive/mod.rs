@@ -93,8 +93,8 @@ pub fn input_schema_for(
                 .to_path_buf();
             return Err(DeriveError {
                 type_name: resolve::type_text(ty),
+                line: index.line_in(&file, ty),
                 file,
-                line: resolve::line_of(ty),
                 message: format!(
                     "an MCP tool's inputSchema must have root type \"object\", but {found}"
                 ),
@@ -136,7 +136,6 @@ fn generate(
         .module_file(module)
         .unwrap_or(Path::new(""))
         .to_path_buf();
-    let line = resolve::line_of(ty);
     let scope = resolve::Scope::new(module, &file);
     let mut gen = gen::Gen::new(index, contract);
     let run = |gen: &mut gen::Gen<'_>| -> error::PResult<Value> {
@@ -149,7 +148,7 @@ fn generate(
         };
         gen.root(&resolved, root_id)
     };
-    run(&mut gen).map_err(|p| p.at(&file, line).into_error())
+    run(&mut gen).map_err(|p| p.at(&file, index.line_in(&file, ty)).into_error())
 }
 
 #[cfg(test)]

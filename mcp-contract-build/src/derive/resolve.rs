@@ -5,8 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use syn::spanned::Spanned;
-
 use super::attrs::{ContainerAttrs, FieldAttrs, WithAttr};
 use super::builtin::{self, Known, Prim, Tz};
 use super::error::{PResult, Problem};
@@ -59,10 +57,6 @@ pub(crate) fn type_text(ty: &impl quote::ToTokens) -> String {
     out
 }
 
-pub(crate) fn line_of(node: &impl Spanned) -> usize {
-    node.span().start().line
-}
-
 const MAX_RESOLVE_DEPTH: usize = 64;
 
 impl Gen<'_> {
@@ -72,7 +66,7 @@ impl Gen<'_> {
         scope: &Scope,
         message: impl Into<String>,
     ) -> Problem {
-        Problem::new(type_text(ty), message).at(&scope.file, line_of(ty))
+        Problem::new(type_text(ty), message).at(&scope.file, self.ix.line_in(&scope.file, ty))
     }
 
     /// Resolves a type written in `scope`.
@@ -84,16 +78,25 @@ impl Gen<'_> {
         self.resolve_depth.set(depth + 1);
         let result = self.resolve_inner(ty, scope);
         self.resolve_depth.set(depth);
-        result.map_err(|p| p.at(&scope.file, line_of(ty)))
+        result.map_err(|p| p.at(&scope.file, self.ix.line_in(&scope.file, ty)))
     }
 
-    /// Resolves a type given as a string in an attribute (`with = "Type"`).
-    pub(crate) fn resolve_str(&self, text: &str, scope: &Scope, line: usize) -> PResult<Ty> {
+    /// Resolves a type given as a string in an attribute (`with = "Type"`);
+    /// `line` (of the attribute's node, asked only on failure) places errors.
+    pub(crate) fn resolve_str(
+        &self,
+        text: &str,
+        scope: &Scope,
+        line: impl Fn() -> usize,
+    ) -> PResult<Ty> {
         let ty: syn::Type = syn::parse_str(text)
-            .map_err(|e| Problem::new(text, format!("not a type: {e}")).at(&scope.file, line))?;
-        self.resolve(&ty, scope).map_err(|p| Problem {
-            at: Some((scope.file.clone(), line)),
-            ..p
+            .map_err(|e| Problem::new(text, format!("not a type: {e}")).at(&scope.file, line()))?;
+        self.resolve(&ty, scope).map_err(|p| match line() {
+            0 => p,
+            line => Problem {
+                at: Some((scope.file.clone(), line)),
+                ..p
+            },
         })
     }
 
@@ -366,7 +369,10 @@ impl Gen<'_> {
                         p.ident.to_string(),
                         "the generic parameter has no argument here",
                     )
-                    .at(self.ix.file_of(loc), line_of(&p.ident)))
+                    .at(
+                        self.ix.file_of(loc),
+                        self.ix.line_in(self.ix.file_of(loc), &p.ident),
+                    ))
                 }
             }
         }
@@ -435,7 +441,7 @@ impl Gen<'_> {
         ContainerAttrs::parse(attrs, &ident.to_string(), &mut |e| {
             self.eval(e, None, &scope)
         })
-        .map_err(|p| p.at(&scope.file, line_of(ident)))
+        .map_err(|p| p.at(&scope.file, self.ix.line_in(&scope.file, ident)))
     }
 
     pub(crate) fn field_attrs(
@@ -452,7 +458,7 @@ impl Gen<'_> {
         FieldAttrs::parse(&field.attrs, &ident, container_has_default, &mut |e| {
             self.eval(e, None, scope)
         })
-        .map_err(|p| p.at(&scope.file, line_of(field)))
+        .map_err(|p| p.at(&scope.file, self.ix.line_in(&scope.file, field)))
     }
 
     pub(crate) fn adt_inline(&self, adt: &Adt) -> PResult<bool> {
@@ -492,7 +498,10 @@ impl Gen<'_> {
         }
         let scope = self.adt_scope(&adt)?;
         if let Some(WithAttr::Type(t)) = &attrs.with {
-            let line = line_of(&self.adt_ident_token(&adt));
+            let line = || {
+                self.ix
+                    .line_in(self.ix.file_of(&adt.loc), self.adt_ident_token(&adt))
+            };
             return self.resolve_str(t, &scope, line);
         }
         if attrs.transparent {
@@ -512,10 +521,10 @@ impl Gen<'_> {
         Ok(Ty::Adt(adt))
     }
 
-    pub(crate) fn adt_ident_token(&self, adt: &Adt) -> syn::Ident {
+    pub(crate) fn adt_ident_token(&self, adt: &Adt) -> &syn::Ident {
         match self.ix.item(&adt.loc) {
-            syn::Item::Struct(s) => s.ident.clone(),
-            syn::Item::Enum(e) => e.ident.clone(),
+            syn::Item::Struct(s) => &s.ident,
+            syn::Item::Enum(e) => &e.ident,
             _ => unreachable!("an Adt is a struct or an enum"),
         }
     }

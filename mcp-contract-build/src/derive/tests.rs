@@ -9,7 +9,7 @@ use serde_json::json;
 use super::*;
 
 fn index_of(source: &str) -> TypeIndex {
-    let file = syn::parse_file(source).expect("test source parses");
+    let file = crate::source::Source::parse(source).expect("test source parses");
     TypeIndex::new(vec![(PathBuf::from("src/lib.rs"), file, Vec::new())])
 }
 

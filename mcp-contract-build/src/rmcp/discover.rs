@@ -10,8 +10,10 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 
 use super::attr::{last_segment_is, parse_tool_attr, rmcp_doc_pieces, DocPiece, RmcpToolAttr};
+use crate::attr_pos::{locate, nowhere};
 use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
+use crate::source::Source;
 
 /// Where a tool's `inputSchema` comes from, as rmcp's `#[tool]` decides it.
 #[derive(Debug, Clone)]
@@ -67,6 +69,7 @@ pub fn find_rmcp_tools(files: &[ModuleFile]) -> Result<Vec<FoundRmcpTool>, Error
     for (path, file, module) in files {
         let mut w = Walk {
             path,
+            source: file,
             out: &mut out,
         };
         w.items(&file.items, module, &[])?;
@@ -76,10 +79,25 @@ pub fn find_rmcp_tools(files: &[ModuleFile]) -> Result<Vec<FoundRmcpTool>, Error
 
 struct Walk<'a> {
     path: &'a PathBuf,
+    source: &'a Source,
     out: &'a mut Vec<FoundRmcpTool>,
 }
 
 impl Walk<'_> {
+    /// `err`, found by `check` on `attr`, with each problem placed.
+    fn attribute_error<T>(
+        &self,
+        attr: &Attribute,
+        err: &syn::Error,
+        check: fn(&Attribute) -> syn::Result<T>,
+    ) -> Error {
+        let rerun = |a: &Attribute| check(a).err();
+        Error::attribute(
+            self.path,
+            locate(self.source, attr, err, &rerun, (&nowhere, &nowhere)),
+        )
+    }
+
     fn items(
         &mut self,
         items: &[Item],
@@ -93,9 +111,9 @@ impl Walk<'_> {
                     feats.extend(cfg_features(&imp.attrs));
                     let router = match imp.attrs.iter().find(|a| last_segment_is(a, "tool_router"))
                     {
-                        Some(a) => {
-                            Some(router_name(a).map_err(|e| Error::attribute(self.path, &e))?)
-                        }
+                        Some(a) => Some(
+                            router_name(a).map_err(|e| self.attribute_error(a, &e, router_name))?,
+                        ),
                         None => None,
                     };
                     let self_ty = type_text(&imp.self_ty);
@@ -141,7 +159,8 @@ impl Walk<'_> {
         let Some(tool_attr) = attrs.iter().find(|a| last_segment_is(a, "tool")) else {
             return Ok(());
         };
-        let attr = parse_tool_attr(tool_attr).map_err(|e| Error::attribute(self.path, &e))?;
+        let attr = parse_tool_attr(tool_attr)
+            .map_err(|e| self.attribute_error(tool_attr, &e, parse_tool_attr))?;
         let mut feats = features.to_vec();
         feats.extend(cfg_features(attrs));
         let doc = rmcp_doc_pieces(attrs.iter().filter(|a| !std::ptr::eq(*a, tool_attr)));
@@ -173,7 +192,7 @@ impl Walk<'_> {
             output,
             module: module.to_vec(),
             file: self.path.clone(),
-            line: sig.ident.span().start().line,
+            line: self.source.line_of(&sig.ident),
         });
         Ok(())
     }
@@ -309,7 +328,7 @@ mod tests {
     fn found(src: &str) -> Vec<FoundRmcpTool> {
         let files = vec![(
             PathBuf::from("src/lib.rs"),
-            syn::parse_file(src).unwrap(),
+            crate::source::Source::parse(src).unwrap(),
             vec![],
         )];
         find_rmcp_tools(&files).unwrap()
@@ -360,5 +379,50 @@ mod tests {
         assert!(matches!(t[1].output, OutputSource::None));
         assert!(matches!(&t[2].input, InputSource::Parameters(ty) if type_text(ty) == "F"));
         assert!(matches!(&t[2].output, OutputSource::Json(ty) if type_text(ty) == "i32"));
+    }
+
+    /// rmcp attribute problems are placed where the error's span puts them
+    /// (tests are built with proc-macro2's span locations).
+    #[test]
+    fn attribute_problems_are_where_their_spans_say() {
+        let cases = [
+            "impl S {\n    #[tool(name = \"a\", bogus = 1)]\n    fn f(&self) {}\n}\n",
+            "impl S {\n    #[tool(\n        name = 5,\n    )]\n    fn f(&self) {}\n}\n",
+            "#[tool(annotations(read_only_hint = \"yes\"))]\nfn f() {}\n",
+            "#[tool(annotations(title = \"t\", colour))]\nfn f() {}\n",
+            "#[tool(name = \"a\", name)]\nfn f() {}\n",
+        ];
+        for text in cases {
+            let files = vec![(
+                PathBuf::from("src/lib.rs"),
+                crate::source::Source::parse(text).unwrap(),
+                vec![],
+            )];
+            let Err(ours) = find_rmcp_tools(&files) else {
+                panic!("{text}: no error")
+            };
+            let Error::Attribute { problems, .. } = &ours else {
+                panic!("{text}: {ours}")
+            };
+            let file = syn::parse_file(text).unwrap();
+            let attrs = match &file.items[0] {
+                Item::Impl(i) => match &i.items[0] {
+                    ImplItem::Fn(f) => f.attrs.clone(),
+                    _ => unreachable!("a fn"),
+                },
+                Item::Fn(f) => f.attrs.clone(),
+                _ => unreachable!("an impl or a fn"),
+            };
+            let real: Vec<(usize, usize, String)> = parse_tool_attr(&attrs[0])
+                .err()
+                .unwrap()
+                .into_iter()
+                .map(|e| {
+                    let at = e.span().start();
+                    (at.line, at.column + 1, e.to_string())
+                })
+                .collect();
+            assert_eq!(problems, &real, "{text}");
+        }
     }
 }

@@ -19,8 +19,10 @@ use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 
 use super::attr::{last_segment_is, rmcp_doc_pieces, DocPiece};
 use super::eval::{eval_json, eval_str};
+use crate::attr_pos::nowhere;
 use crate::derive::{is_cfg_test, schema_for, ModuleFile, TypeIndex};
 use crate::error::Error;
+use crate::source::Source;
 
 /// The keys `#[prompt(...)]` accepts.
 pub const PROMPT_KEYS: &str = "name, title, description, arguments, icons, meta, local";
@@ -56,14 +58,14 @@ pub struct FoundRmcpPrompt {
 pub fn find_rmcp_prompts(files: &[ModuleFile]) -> Result<Vec<FoundRmcpPrompt>, Error> {
     let mut out = Vec::new();
     for (path, file, module) in files {
-        walk(&file.items, path, module, &mut out)?;
+        walk(&file.items, (path, file), module, &mut out)?;
     }
     Ok(out)
 }
 
 fn walk(
     items: &[Item],
-    path: &Path,
+    at: (&Path, &Source),
     module: &[String],
     out: &mut Vec<FoundRmcpPrompt>,
 ) -> Result<(), Error> {
@@ -76,16 +78,16 @@ fn walk(
                     .any(|a| last_segment_is(a, "prompt_router"));
                 for it in &imp.items {
                     if let ImplItem::Fn(f) = it {
-                        found(&f.attrs, &f.sig, routed, path, module, out)?;
+                        found(&f.attrs, &f.sig, routed, at, module, out)?;
                     }
                 }
             }
-            Item::Fn(f) => found(&f.attrs, &f.sig, false, path, module, out)?,
+            Item::Fn(f) => found(&f.attrs, &f.sig, false, at, module, out)?,
             Item::Mod(m) if !is_cfg_test(&m.attrs) => {
                 if let Some((_, body)) = &m.content {
                     let mut inner = module.to_vec();
                     inner.push(m.ident.to_string().trim_start_matches("r#").to_string());
-                    walk(body, path, &inner, out)?;
+                    walk(body, at, &inner, out)?;
                 }
             }
             _ => {}
@@ -98,7 +100,7 @@ fn found(
     attrs: &[Attribute],
     sig: &Signature,
     routed: bool,
-    path: &Path,
+    (path, source): (&Path, &Source),
     module: &[String],
     out: &mut Vec<FoundRmcpPrompt>,
 ) -> Result<(), Error> {
@@ -119,20 +121,28 @@ fn found(
         routed,
         module: module.to_vec(),
         file: path.to_path_buf(),
-        line: sig.ident.span().start().line,
+        line: source.line_of(&sig.ident),
     };
+    apply_args(attr, &mut p).map_err(|e| {
+        let rerun = |a: &Attribute| apply_args(a, &mut p.clone()).err();
+        let problems = crate::attr_pos::locate(source, attr, &e, &rerun, (&nowhere, &nowhere));
+        Error::attribute(path, problems)
+    })?;
+    out.push(p);
+    Ok(())
+}
+
+/// Reads `#[prompt(...)]`'s arguments into `p`.
+fn apply_args(attr: &Attribute, p: &mut FoundRmcpPrompt) -> syn::Result<()> {
     if let Meta::List(_) = &attr.meta {
-        let metas = attr
-            .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
-            .map_err(|e| Error::attribute(path, &e))?;
+        let metas = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)?;
         for meta in metas {
             let key = meta
                 .path()
                 .get_ident()
                 .map(|i| i.to_string())
                 .unwrap_or_default();
-            let bad =
-                |msg: String| Error::attribute(path, &syn::Error::new_spanned(meta.path(), msg));
+            let bad = |msg: String| syn::Error::new_spanned(meta.path(), msg);
             match (key.as_str(), &meta) {
                 ("name", Meta::NameValue(nv)) => p.name = lit(&nv.value).ok_or_else(|| bad("`name` takes a string literal".into()))?,
                 ("title", Meta::NameValue(nv)) => p.title = Some(lit(&nv.value).ok_or_else(|| bad("`title` takes a string literal".into()))?),
@@ -149,7 +159,6 @@ fn found(
             }
         }
     }
-    out.push(p);
     Ok(())
 }
 

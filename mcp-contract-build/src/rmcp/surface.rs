@@ -270,7 +270,7 @@ mod tests {
     fn run(src: &str, fields: &ToolFields) -> Result<Surface, Error> {
         let files = vec![(
             PathBuf::from("src/lib.rs"),
-            syn::parse_file(src).unwrap(),
+            crate::source::Source::parse(src).unwrap(),
             vec![],
         )];
         let found = find_rmcp_tools(&files)?;
