@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::Change;
-use crate::lockfile::escape_pointer;
 use crate::rules;
 
 /// The keyword.
@@ -24,23 +23,40 @@ const MAX_DEPTH: usize = 32;
 /// Pointer (under `/inputSchema`) of each marked property -> header name.
 pub fn headers(schema: &Value) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    walk(schema, String::new(), 0, &mut out);
+    walk(schema, &mut String::new(), 0, &mut out);
     out
 }
 
-fn walk(schema: &Value, at: String, depth: usize, out: &mut BTreeMap<String, String>) {
+/// `at` is the pointer of `schema`, extended in place for each member (and
+/// put back): most properties carry no header, so no pointer is built for them.
+fn walk(schema: &Value, at: &mut String, depth: usize, out: &mut BTreeMap<String, String>) {
     if depth > MAX_DEPTH {
         return;
     }
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return;
     };
+    let len = at.len();
     for (name, sub) in props {
-        let ptr = format!("{at}/properties/{}", escape_pointer(name));
+        at.push_str("/properties/");
+        push_escaped(at, name);
         if let Some(h) = sub.get(KEYWORD).and_then(Value::as_str) {
-            out.insert(ptr.clone(), h.to_string());
+            out.insert(at.clone(), h.to_string());
         }
-        walk(sub, ptr, depth + 1, out);
+        walk(sub, at, depth + 1, out);
+        at.truncate(len);
+    }
+}
+
+/// Appends `token` escaped as a JSON-pointer reference token (as
+/// [`crate::lockfile::escape_pointer`], without a string per token).
+fn push_escaped(at: &mut String, token: &str) {
+    for ch in token.chars() {
+        match ch {
+            '~' => at.push_str("~0"),
+            '/' => at.push_str("~1"),
+            c => at.push(c),
+        }
     }
 }
 

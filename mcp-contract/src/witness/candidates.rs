@@ -9,6 +9,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::hash;
 use super::path::Step;
 use super::sample::{self, flatten, member_schema, resolve};
 
@@ -17,14 +18,23 @@ pub const MAX_CANDIDATES: usize = 400;
 /// Most schemas followed to one node.
 const MAX_NODES: usize = 24;
 
-/// An ordered set of values, capped.
+/// An ordered set of values, capped (each kept with its hash, compared
+/// first: a new value is compared in full only with kept values that hash alike).
 #[derive(Default)]
-pub struct Cands(pub Vec<Value>);
+pub struct Cands {
+    values: Vec<Value>,
+    hashes: Vec<u64>,
+}
 
 impl Cands {
     pub fn push(&mut self, v: Value) {
-        if self.0.len() < MAX_CANDIDATES && !self.0.contains(&v) {
-            self.0.push(v);
+        if self.values.len() >= MAX_CANDIDATES {
+            return;
+        }
+        let h = hash::of(&v);
+        if !contains(&self.values, &self.hashes, h, &v) {
+            self.values.push(v);
+            self.hashes.push(h);
         }
     }
     fn extend(&mut self, vs: impl IntoIterator<Item = Value>) {
@@ -470,15 +480,29 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
         }
         _ => {}
     }
-    c.0
+    c.values
+}
+
+/// Is `v` (whose hash is `h`) among `values` (whose hashes are `hashes`)?
+fn contains(values: &[Value], hashes: &[u64], h: u64, v: &Value) -> bool {
+    hashes
+        .iter()
+        .zip(values)
+        .any(|(kh, kv)| *kh == h && kv == v)
 }
 
 /// Generic candidates (tried when the focused ones found nothing), without `seen` ones.
 pub fn generic_candidates(f: &Focus<'_>, seen: &[Value]) -> Vec<Value> {
     let mut c = Cands::default();
     generic(f, &mut c);
-    c.0.retain(|v| !seen.contains(v));
-    c.0
+    let seen_hashes: Vec<u64> = seen.iter().map(hash::of).collect();
+    let Cands { values, hashes } = c;
+    values
+        .into_iter()
+        .zip(hashes)
+        .filter(|(v, h)| !contains(seen, &seen_hashes, *h, v))
+        .map(|(v, _)| v)
+        .collect()
 }
 
 /// Samples of both sides and every sub-schema, values the schemas name, small values of every type.

@@ -7,6 +7,7 @@
 //! with the validator on both sides, then shrunk); tool removal, hints and
 //! reused names are proofs by construction.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use jsonschema::{PatternOptions, Validator};
@@ -92,14 +93,15 @@ fn one_line(s: &str) -> String {
     }
 }
 
-fn schema_of(tool: &Tool, which: &str) -> Option<Value> {
+/// The tool's schema `which`, borrowed (an absent input schema stands for `{"type": "object"}`).
+fn schema_of<'t>(tool: &'t Tool, which: &str) -> Option<Cow<'t, Value>> {
     match which {
         "inputSchema" => Some(if tool.input_schema.is_null() {
-            json!({"type": "object"})
+            Cow::Owned(json!({"type": "object"}))
         } else {
-            tool.input_schema.clone()
+            Cow::Borrowed(&tool.input_schema)
         }),
-        _ => tool.output_schema.clone(),
+        _ => tool.output_schema.as_ref().map(Cow::Borrowed),
     }
 }
 
@@ -290,13 +292,13 @@ fn output_removed(
     cache: &mut Validators,
     opts: &Options,
 ) -> (Option<Witness>, Proof) {
-    let Some(os) = old.output_schema.clone() else {
+    let Some(os) = old.output_schema.as_ref() else {
         return (None, Proof::ByConstruction);
     };
-    let Ok(vo) = cache.get(&c.tool, "outputSchema", false, &os) else {
+    let Ok(vo) = cache.get(&c.tool, "outputSchema", false, os) else {
         return (None, Proof::ByConstruction);
     };
-    let base = sample::sample(&os, &os, 0);
+    let base = sample::sample(os, os, 0);
     let mut tries: Vec<Value> = vec![json!({})];
     if let Value::Object(m) = &base {
         for k in m.keys() {
