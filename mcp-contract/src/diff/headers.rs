@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::Change;
+use crate::lockfile::escape_pointer;
 use crate::rules;
 
 /// The keyword.
@@ -23,40 +24,34 @@ const MAX_DEPTH: usize = 32;
 /// Pointer (under `/inputSchema`) of each marked property -> header name.
 pub fn headers(schema: &Value) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    walk(schema, &mut String::new(), 0, &mut out);
+    walk(schema, &mut vec![], &mut out);
     out
 }
 
-/// `at` is the pointer of `schema`, extended in place for each member (and
-/// put back): most properties carry no header, so no pointer is built for them.
-fn walk(schema: &Value, at: &mut String, depth: usize, out: &mut BTreeMap<String, String>) {
-    if depth > MAX_DEPTH {
+/// `names` are the properties leading to `schema`; a pointer is built only
+/// for a member that carries the keyword (most carry none).
+fn walk<'a>(schema: &'a Value, names: &mut Vec<&'a str>, out: &mut BTreeMap<String, String>) {
+    if names.len() > MAX_DEPTH {
         return;
     }
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return;
     };
-    let len = at.len();
     for (name, sub) in props {
-        at.push_str("/properties/");
-        push_escaped(at, name);
-        if let Some(h) = sub.get(KEYWORD).and_then(Value::as_str) {
-            out.insert(at.clone(), h.to_string());
+        let Value::Object(sub_map) = sub else {
+            continue;
+        };
+        names.push(name);
+        if let Some(h) = sub_map.get(KEYWORD).and_then(Value::as_str) {
+            let mut at = String::new();
+            for n in names.iter() {
+                at.push_str("/properties/");
+                at.push_str(&escape_pointer(n));
+            }
+            out.insert(at, h.to_string());
         }
-        walk(sub, at, depth + 1, out);
-        at.truncate(len);
-    }
-}
-
-/// Appends `token` escaped as a JSON-pointer reference token (as
-/// [`crate::lockfile::escape_pointer`], without a string per token).
-fn push_escaped(at: &mut String, token: &str) {
-    for ch in token.chars() {
-        match ch {
-            '~' => at.push_str("~0"),
-            '/' => at.push_str("~1"),
-            c => at.push(c),
-        }
+        walk(sub, names, out);
+        names.pop();
     }
 }
 

@@ -114,10 +114,12 @@ pub(crate) fn compare_schemas(
     let old = default_null(old);
     let new = default_null(new);
     // The comparison recurses with the schema (up to MAX_DEPTH levels): a
-    // deeply nested or referencing (possibly recursive) schema gets a stack
+    // deeply nested or recursive schema (references expanded) gets a stack
     // sized for that, wherever we are called from (a test thread has 2 MiB).
-    let recursive = |v: &Value| crate::schema::refs::reaches_reference(v, SHALLOW);
-    if nesting(old).max(nesting(new)) > SHALLOW || recursive(old) || recursive(new) {
+    // A shallow one, references and all, is compared where we are: a thread
+    // per schema pair would cost more than most comparisons.
+    let deep = |v: &Value| crate::schema::refs::expands_deeper_than(v, SHALLOW);
+    if deep(old) || deep(new) {
         return std::thread::scope(|s| {
             std::thread::Builder::new()
                 .name("mcp-contract-diff".into())
@@ -143,24 +145,6 @@ const MAX_CHANGES: usize = 50_000;
 const SHALLOW: usize = 24;
 /// Enough for MAX_DEPTH levels of the comparator in a debug build.
 const DEEP_STACK: usize = 256 << 20;
-
-/// How deeply a value nests (counted up to `SHALLOW + 1`), without recursion.
-fn nesting(v: &Value) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(v, 0usize)];
-    while let Some((v, d)) = stack.pop() {
-        deepest = deepest.max(d);
-        if d > SHALLOW {
-            break;
-        }
-        match v {
-            Value::Object(m) => stack.extend(m.values().map(|x| (x, d + 1))),
-            Value::Array(a) => stack.extend(a.iter().map(|x| (x, d + 1))),
-            _ => {}
-        }
-    }
-    deepest
-}
 
 fn compare_in_place(
     old: &Value,

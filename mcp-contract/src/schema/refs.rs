@@ -3,6 +3,8 @@
 //! every local reference resolves and no reference chain loops without a
 //! schema in between. Remote references are left opaque.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::DATA_KEYWORDS;
@@ -144,6 +146,81 @@ pub fn reaches_reference(v: &Value, limit: usize) -> bool {
     false
 }
 
+/// Is `root` deeper than `limit` levels once every local reference is
+/// replaced by what it points to (a reference followed counts two levels),
+/// or does following references come back to a schema being expanded (a
+/// recursive schema)? Without references this is its plain nesting. Each
+/// target is expanded once (its height remembered), and the walk stops as
+/// soon as it passes `limit`, so it is linear and its recursion bounded.
+pub fn expands_deeper_than(root: &Value, limit: usize) -> bool {
+    let mut w = Expansion {
+        root,
+        limit,
+        open: vec![],
+        heights: HashMap::new(),
+    };
+    w.height(root, 0).is_none_or(|h| h > limit)
+}
+
+/// The walk of [`expands_deeper_than`].
+struct Expansion<'a> {
+    root: &'a Value,
+    limit: usize,
+    /// Reference targets being expanded (a path back to one is a cycle).
+    open: Vec<*const Value>,
+    /// Heights of reference targets already expanded.
+    heights: HashMap<*const Value, usize>,
+}
+
+impl<'a> Expansion<'a> {
+    /// The height of `v` at `depth`; `None` once past the limit or on a cycle.
+    fn height(&mut self, v: &'a Value, depth: usize) -> Option<usize> {
+        if depth > self.limit {
+            return None;
+        }
+        let mut h = 0;
+        match v {
+            Value::Object(m) => {
+                for kw in REFERENCE_KEYWORDS {
+                    let Some(target) = m
+                        .get(kw)
+                        .and_then(|r| reference_key(kw, r))
+                        .and_then(|r| resolve(self.root, &r))
+                    else {
+                        continue;
+                    };
+                    h = h.max(2 + self.target_height(target, depth + 2)?);
+                }
+                for x in m.values() {
+                    h = h.max(1 + self.height(x, depth + 1)?);
+                }
+            }
+            Value::Array(a) => {
+                for x in a {
+                    h = h.max(1 + self.height(x, depth + 1)?);
+                }
+            }
+            _ => {}
+        }
+        Some(h)
+    }
+
+    fn target_height(&mut self, t: &'a Value, depth: usize) -> Option<usize> {
+        let key: *const Value = t;
+        if self.open.contains(&key) {
+            return None;
+        }
+        if let Some(&h) = self.heights.get(&key) {
+            return (depth + h <= self.limit).then_some(h);
+        }
+        self.open.push(key);
+        let h = self.height(t, depth)?;
+        self.open.pop();
+        self.heights.insert(key, h);
+        Some(h)
+    }
+}
+
 /// The `$ref` of a schema node, if it has one.
 pub fn ref_of(v: &Value) -> Option<&str> {
     v.as_object()?.get("$ref")?.as_str()
@@ -281,5 +358,25 @@ mod tests {
         assert!(validate(&cyclic).unwrap_err().message.contains("cycle"));
         let recursive = json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"});
         assert!(validate(&recursive).is_ok());
+    }
+
+    #[test]
+    fn expansion_depth_follows_references_and_sees_cycles() {
+        let flat = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert!(!expands_deeper_than(&flat, 3));
+        assert!(expands_deeper_than(&flat, 2));
+        // a shared, acyclic definition: its height counts where it is used
+        let shared = json!({"properties": {"a": {"$ref": "#/$defs/x"}, "b": {"$ref": "#/$defs/x"}},
+            "$defs": {"x": {"properties": {"y": {"type": "string"}}}}});
+        assert!(!expands_deeper_than(&shared, 7));
+        assert!(expands_deeper_than(&shared, 6));
+        let recursive = json!({"$defs": {"node": {"properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"});
+        assert!(expands_deeper_than(&recursive, 1000));
+        let to_root = json!({"properties": {"self": {"$ref": "#"}}});
+        assert!(expands_deeper_than(&to_root, 1000));
+        let anchored = json!({"$defs": {"n": {"$dynamicAnchor": "n", "items": {"$dynamicRef": "#n"}}}, "$ref": "#/$defs/n"});
+        assert!(expands_deeper_than(&anchored, 1000));
+        let remote = json!({"properties": {"a": {"$ref": "https://example.com/s.json"}}});
+        assert!(!expands_deeper_than(&remote, 3));
     }
 }
