@@ -270,7 +270,7 @@ pub fn validate(schema: &Value) -> Result<(), RefError> {
                         });
                     };
                     if is_local(&r) {
-                        check_chain(schema, &r, &pointer(&path))?;
+                        check_chain(schema, &r, || pointer(&path))?;
                     }
                 }
                 for (k, child) in m {
@@ -294,20 +294,21 @@ pub fn validate(schema: &Value) -> Result<(), RefError> {
     Ok(())
 }
 
-fn check_chain(root: &Value, first: &str, ptr: &str) -> Result<(), RefError> {
+/// `ptr` builds the pointer of the reference, for an error only.
+fn check_chain(root: &Value, first: &str, ptr: impl Fn() -> String) -> Result<(), RefError> {
     let mut seen: Vec<&str> = vec![];
     let mut reference = first;
     loop {
         let Some(target) = resolve(root, reference) else {
             return Err(RefError {
-                pointer: format!("{ptr}/$ref"),
+                pointer: format!("{}/$ref", ptr()),
                 message: format!("`$ref` \"{reference}\" points to nothing in this schema"),
                 fix: "add the missing definition under `$defs` or correct the reference".into(),
             });
         };
         if seen.contains(&reference) {
             return Err(RefError {
-                pointer: format!("{ptr}/$ref"),
+                pointer: format!("{}/$ref", ptr()),
                 message: format!(
                     "`$ref` \"{first}\" is part of a reference cycle with no schema in between"
                 ),
