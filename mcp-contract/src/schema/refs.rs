@@ -181,28 +181,33 @@ impl<'a> Expansion<'a> {
         let mut h = 0;
         match v {
             Value::Object(m) => {
-                for kw in REFERENCE_KEYWORDS {
-                    let Some(target) = m
-                        .get(kw)
-                        .and_then(|r| reference_key(kw, r))
-                        .and_then(|r| resolve(self.root, &r))
-                    else {
-                        continue;
-                    };
-                    h = h.max(2 + self.target_height(target, depth + 2)?);
-                }
-                for x in m.values() {
-                    h = h.max(1 + self.height(x, depth + 1)?);
+                for (k, x) in m {
+                    if k.starts_with('$') && REFERENCE_KEYWORDS.contains(&k.as_str()) {
+                        let target = reference_key(k, x).and_then(|r| resolve(self.root, &r));
+                        if let Some(target) = target {
+                            h = h.max(2 + self.target_height(target, depth + 2)?);
+                        }
+                    }
+                    h = h.max(1 + self.child_height(x, depth + 1)?);
                 }
             }
             Value::Array(a) => {
                 for x in a {
-                    h = h.max(1 + self.height(x, depth + 1)?);
+                    h = h.max(1 + self.child_height(x, depth + 1)?);
                 }
             }
             _ => {}
         }
         Some(h)
+    }
+
+    /// [`Self::height`], a scalar answered without a call.
+    fn child_height(&mut self, v: &'a Value, depth: usize) -> Option<usize> {
+        match v {
+            Value::Object(_) | Value::Array(_) => self.height(v, depth),
+            _ if depth > self.limit => None,
+            _ => Some(0),
+        }
     }
 
     fn target_height(&mut self, t: &'a Value, depth: usize) -> Option<usize> {

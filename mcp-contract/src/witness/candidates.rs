@@ -20,15 +20,34 @@ const MAX_NODES: usize = 24;
 
 /// An ordered set of values, capped (each kept with its hash, compared
 /// first: a new value is compared in full only with kept values that hash alike).
-#[derive(Default)]
 pub struct Cands {
     values: Vec<Value>,
     hashes: Vec<u64>,
+    cap: usize,
+}
+
+impl Default for Cands {
+    fn default() -> Self {
+        Cands::upto(MAX_CANDIDATES)
+    }
 }
 
 impl Cands {
+    fn upto(cap: usize) -> Self {
+        Cands {
+            values: vec![],
+            hashes: vec![],
+            cap,
+        }
+    }
+
+    /// Once full, every further push is a no-op: building the value can be skipped.
+    fn is_full(&self) -> bool {
+        self.values.len() >= self.cap
+    }
+
     pub fn push(&mut self, v: Value) {
-        if self.values.len() >= MAX_CANDIDATES {
+        if self.is_full() {
             return;
         }
         let h = hash::of(&v);
@@ -129,7 +148,14 @@ pub struct Focus<'a> {
 
 /// The candidate values for the changed node, guided by the changed keyword.
 pub fn focused(f: &Focus<'_>) -> Vec<Value> {
-    let mut c = Cands::default();
+    focused_upto(f, MAX_CANDIDATES)
+}
+
+/// The first `cap` of [`focused`] (at most [`MAX_CANDIDATES`]): a value's
+/// place in the list depends only on the values before it, so this is a
+/// prefix of the whole list, built without the values after it.
+pub fn focused_upto(f: &Focus<'_>, cap: usize) -> Vec<Value> {
+    let mut c = Cands::upto(cap.min(MAX_CANDIDATES));
     let both = || {
         f.src_nodes
             .iter()
@@ -186,9 +212,15 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                 members.extend(sample::exemplars());
             }
             for m in bases {
+                if c.is_full() {
+                    break;
+                }
                 let mut without = m;
                 without.remove(name);
                 for x in &members {
+                    if c.is_full() {
+                        break;
+                    }
                     let mut with = without.clone();
                     with.insert(name.to_string(), x.clone());
                     c.push(Value::Object(with));
@@ -496,7 +528,7 @@ pub fn generic_candidates(f: &Focus<'_>, seen: &[Value]) -> Vec<Value> {
     let mut c = Cands::default();
     generic(f, &mut c);
     let seen_hashes: Vec<u64> = seen.iter().map(hash::of).collect();
-    let Cands { values, hashes } = c;
+    let Cands { values, hashes, .. } = c;
     values
         .into_iter()
         .zip(hashes)

@@ -198,6 +198,7 @@ fn prove(
         overlap: rule.ends_with(".variant-overlap")
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
         undone: std::cell::OnceCell::new(),
+        ints: std::cell::OnceCell::new(),
     };
     match search.run(rule) {
         (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
@@ -603,6 +604,11 @@ const VALID_CONTEXTS: usize = 3;
 /// Focused candidates tried in each such context.
 const CONTEXT_CANDIDATES: usize = 60;
 
+/// Focused candidates built before the search starts; the rest (up to
+/// [`candidates::MAX_CANDIDATES`]) only once these are all tried. The same
+/// list either way, so the same witness.
+const FIRST_CANDIDATES: usize = 32;
+
 /// Most instances checked while shrinking one witness.
 const SHRINK_BUDGET: usize = 300;
 
@@ -621,6 +627,8 @@ struct Search<'a> {
     /// The other side with only this change undone (compiled on first use):
     /// an instance it accepts is rejected because of this change.
     undone: std::cell::OnceCell<Option<Validator>>,
+    /// [`Search::int_formats`], worked out once (the search and the shrinking both ask).
+    ints: std::cell::OnceCell<Option<IntWidths>>,
 }
 
 /// How surely a found instance shows this change: undoing the change alone
@@ -873,7 +881,11 @@ impl Search<'_> {
     }
 
     /// Integer widths of the node on the source and the other side, when either has one.
-    fn int_formats(&self) -> Option<IntWidths> {
+    fn int_formats(&self) -> &Option<IntWidths> {
+        self.ints.get_or_init(|| self.find_int_formats())
+    }
+
+    fn find_int_formats(&self) -> Option<IntWidths> {
         let fmt = |root: &Value| -> Option<String> {
             candidates::nodes_at(root, &self.site.steps)
                 .into_iter()
@@ -1154,7 +1166,10 @@ impl Search<'_> {
             other_nodes: candidates::nodes_at(other_root, &self.site.steps),
         };
         let ints = self.int_formats();
-        let mut cands = candidates::focused(&focus);
+        // (the first few focused candidates usually decide: the rest is
+        // built only when the search gets to it)
+        let mut cands = candidates::focused_upto(&focus, FIRST_CANDIDATES);
+        let mut complete = cands.len() < FIRST_CANDIDATES;
         if let Some(w) = &ints {
             // the boundary values serde rejects on the other side (and
             // accepts on the source side), and a fraction
@@ -1207,6 +1222,14 @@ impl Search<'_> {
         let mut generic_added = false;
         let mut i = 0;
         'outer: loop {
+            if i == cands.len() && !complete {
+                complete = true;
+                cands.extend(
+                    candidates::focused(&focus)
+                        .into_iter()
+                        .skip(FIRST_CANDIDATES),
+                );
+            }
             if i == cands.len() {
                 if generic_added {
                     break;
@@ -1265,6 +1288,13 @@ impl Search<'_> {
         }
         // last resort: seeded random instances, of the node in its contexts and of the whole schema
         if fallback.is_none() && ignored.is_none() {
+            if !complete && tried < limit {
+                cands.extend(
+                    candidates::focused(&focus)
+                        .into_iter()
+                        .skip(FIRST_CANDIDATES),
+                );
+            }
             let mut rng = random::Rng::seeded(&format!("{rule} {}", self.pointer_tail.join("/")));
             let node_path: Option<Vec<String>> = {
                 let p = path::instance_path(&self.site.steps);
