@@ -1253,7 +1253,7 @@ impl Search<'_> {
                     Some(slot) => *slot = cand.clone(),
                     None => continue,
                 }
-                if let Some(hit) = self.check(&inst, at, &ints) {
+                if let Some(hit) = self.check(&inst, at, ints) {
                     match (hit.kind, hit.tier) {
                         // a rejection (a closed object) shows up early, or not at all
                         (WitnessKind::Ignored, _) if ignored.is_none() => {
@@ -1364,7 +1364,7 @@ impl Search<'_> {
                         (inst, at.clone())
                     }
                 };
-                if let Some(hit) = self.check(&inst, &at, &ints) {
+                if let Some(hit) = self.check(&inst, &at, ints) {
                     match (hit.kind, hit.tier) {
                         // a rejection (a closed object) shows up early, or not at all
                         (WitnessKind::Ignored, _) if ignored.is_none() => {
@@ -1399,7 +1399,7 @@ impl Search<'_> {
         let ints = self.int_formats();
         let (node_at, kind, tier) = (hit.at.clone(), hit.kind, hit.tier);
         let keeps = |inst: &Value| -> Option<Hit> {
-            let h = self.check(inst, &node_at, &ints)?;
+            let h = self.check(inst, &node_at, ints)?;
             (h.kind == kind && h.tier <= tier).then_some(h)
         };
         let mut best = hit;
