@@ -611,3 +611,49 @@ fn generic(f: &Focus<'_>, c: &mut Cands) {
     }
     c.extend(sample::exemplars());
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The search builds the first candidates, then the rest only when it
+    /// gets to them: that must be the list built in one go.
+    #[test]
+    fn a_capped_list_is_a_prefix_of_the_whole() {
+        let old = json!({"type": "object", "properties": {
+            "a": {"type": "string"}, "b": {"type": "integer", "minimum": 0},
+            "c": {"$ref": "#/$defs/C"}}, "required": ["a"],
+            "$defs": {"C": {"type": "array", "items": {"type": "string"}}}});
+        let new = json!({"type": "object", "properties": {
+            "a": {"type": "string"}, "c": {"$ref": "#/$defs/C"}}, "required": ["a"],
+            "$defs": {"C": {"type": "array", "items": {"type": "string"}}}});
+        for (keyword, subject) in [
+            ("property-removed", "b"),
+            ("required", "b"),
+            ("additionalProperties", "b"),
+        ] {
+            let f = Focus {
+                keyword: Some(keyword),
+                key: None,
+                subject: Some(subject),
+                src_root: &old,
+                src_nodes: nodes_at(&old, &[]),
+                other_root: &new,
+                other_nodes: nodes_at(&new, &[]),
+            };
+            let whole = focused(&f);
+            // (the removed property's list is long enough for the caps to cut it)
+            assert!(
+                !whole.is_empty() && (keyword != "property-removed" || whole.len() > 8),
+                "{keyword}: {}",
+                whole.len()
+            );
+            for cap in [0, 1, 5, 8, whole.len(), MAX_CANDIDATES + 1] {
+                let part = focused_upto(&f, cap);
+                assert_eq!(part, whole[..cap.min(whole.len())], "{keyword} cap {cap}");
+            }
+        }
+    }
+}
