@@ -144,6 +144,19 @@ pub struct Focus<'a> {
     pub src_nodes: Vec<&'a Value>,
     pub other_root: &'a Value,
     pub other_nodes: Vec<&'a Value>,
+    /// Whole-schema samples shared by the verdicts of the tool (when both
+    /// roots are the tool's own schemas).
+    pub samples: Option<&'a sample::RootSamples>,
+}
+
+impl Focus<'_> {
+    /// [`sample::sample`], through the shared samples when there are some.
+    fn sample(&self, root: &Value, node: &Value, variant: usize) -> Value {
+        match self.samples {
+            Some(s) => s.sample(root, node, variant),
+            None => sample::sample(root, node, variant),
+        }
+    }
 }
 
 /// The candidate values for the changed node, guided by the changed keyword.
@@ -164,7 +177,7 @@ pub fn focused_upto(f: &Focus<'_>, cap: usize) -> Vec<Value> {
     };
     let src_objects = || {
         f.src_nodes.iter().flat_map(|n| {
-            (0..4).filter_map(|v| match sample::sample(f.src_root, n, v) {
+            (0..4).filter_map(|v| match f.sample(f.src_root, n, v) {
                 Value::Object(m) => Some(m),
                 _ => None,
             })
@@ -180,7 +193,7 @@ pub fn focused_upto(f: &Focus<'_>, cap: usize) -> Vec<Value> {
                     .other_nodes
                     .iter()
                     .flat_map(|n| {
-                        (0..2).filter_map(|v| match sample::sample(f.other_root, n, v) {
+                        (0..2).filter_map(|v| match f.sample(f.other_root, n, v) {
                             Value::Object(m) => Some(m),
                             _ => None,
                         })
@@ -543,7 +556,7 @@ fn generic(f: &Focus<'_>, c: &mut Cands) {
     for (root, nodes) in sides {
         for n in nodes.iter() {
             for v in 0..6 {
-                c.push(sample::sample(root, n, v));
+                c.push(f.sample(root, n, v));
             }
         }
     }
@@ -587,7 +600,7 @@ fn generic(f: &Focus<'_>, c: &mut Cands) {
     let firsts: Vec<Value> = f
         .src_nodes
         .iter()
-        .map(|n| sample::sample(f.src_root, n, 0))
+        .map(|n| f.sample(f.src_root, n, 0))
         .take(3)
         .collect();
     for s in firsts {
@@ -642,6 +655,7 @@ mod tests {
                 src_nodes: nodes_at(&old, &[]),
                 other_root: &new,
                 other_nodes: nodes_at(&new, &[]),
+                samples: None,
             };
             let whole = focused(&f);
             // (the removed property's list is long enough for the caps to cut it)

@@ -44,11 +44,20 @@ pub fn attach(report: &mut DiffReport, old: &Surface, new: &Surface, opts: &Opti
 /// Fills `witness` and `proof` of every breaking change in `changes`.
 pub fn attach_changes(changes: &mut [Change], old: &Surface, new: &Surface, opts: &Options) {
     let mut cache = Validators::default();
+    let mut samples = sample::RootSamples::default();
     for c in changes.iter_mut() {
         if c.severity != Severity::Breaking {
             continue;
         }
-        let (w, p) = prove(c, old.get(&c.tool), new.get(&c.tool), &mut cache, opts);
+        samples.for_tool(&c.tool);
+        let (w, p) = prove(
+            c,
+            old.get(&c.tool),
+            new.get(&c.tool),
+            &mut cache,
+            &samples,
+            opts,
+        );
         c.witness = w;
         c.proof = Some(p);
     }
@@ -119,6 +128,7 @@ fn prove(
     old: Option<&Tool>,
     new: Option<&Tool>,
     cache: &mut Validators,
+    samples: &sample::RootSamples,
     opts: &Options,
 ) -> (Option<Witness>, Proof) {
     let rule = c.rule;
@@ -199,6 +209,8 @@ fn prove(
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
         undone: std::cell::OnceCell::new(),
         ints: std::cell::OnceCell::new(),
+        // (a schema made up here, for an absent one, has no lasting place)
+        samples: matches!((&os, &ns), (Cow::Borrowed(_), Cow::Borrowed(_))).then_some(samples),
     };
     match search.run(rule) {
         (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
@@ -629,6 +641,8 @@ struct Search<'a> {
     undone: std::cell::OnceCell<Option<Validator>>,
     /// [`Search::int_formats`], worked out once (the search and the shrinking both ask).
     ints: std::cell::OnceCell<Option<IntWidths>>,
+    /// Whole-schema samples shared with the tool's other verdicts.
+    samples: Option<&'a sample::RootSamples>,
 }
 
 /// How surely a found instance shows this change: undoing the change alone
@@ -1164,6 +1178,7 @@ impl Search<'_> {
             src_nodes: candidates::nodes_at(src_root, &self.site.steps),
             other_root,
             other_nodes: candidates::nodes_at(other_root, &self.site.steps),
+            samples: self.samples,
         };
         let ints = self.int_formats();
         // (the first few focused candidates usually decide: the rest is
