@@ -3,6 +3,7 @@
 //! every local reference resolves and no reference chain loops without a
 //! schema in between. Remote references are left opaque.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -30,9 +31,14 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     }
     let mut cur = root;
     for token in fragment[1..].split('/') {
-        let token = token.replace("~1", "/").replace("~0", "~");
+        // (a token without `~` is its own key: no copy)
+        let token: Cow<'_, str> = if token.contains('~') {
+            Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+        } else {
+            Cow::Borrowed(token)
+        };
         cur = match cur {
-            Value::Object(m) => m.get(&token)?,
+            Value::Object(m) => m.get(token.as_ref())?,
             Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
             _ => return None,
         };
@@ -65,9 +71,9 @@ fn find_anchor<'a>(root: &'a Value, name: &str) -> Option<&'a Value> {
     None
 }
 
-fn percent_decode(s: &str) -> String {
+fn percent_decode(s: &str) -> Cow<'_, str> {
     if !s.contains('%') {
-        return s.to_string();
+        return Cow::Borrowed(s);
     }
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -83,7 +89,7 @@ fn percent_decode(s: &str) -> String {
         out.push(bytes[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
 }
 
 fn hex(b: u8) -> Option<u8> {

@@ -40,9 +40,9 @@ pub fn resolve<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
     cur
 }
 
-fn percent_decode(s: &str) -> String {
+fn percent_decode(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains('%') {
-        return s.to_string();
+        return std::borrow::Cow::Borrowed(s);
     }
     let b = s.as_bytes();
     let mut out = vec![];
@@ -61,7 +61,7 @@ fn percent_decode(s: &str) -> String {
         out.push(b[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    std::borrow::Cow::Owned(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// The node's keywords with `$ref`s followed (siblings kept), `allOf`
