@@ -6,6 +6,7 @@
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 /// Parses `text`, rejecting duplicate object keys.
@@ -69,11 +70,17 @@ impl<'de> Visitor<'de> for StrictVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
-                return Err(de::Error::custom(format_args!("duplicate key `{key}`")));
+            match out.entry(key) {
+                Entry::Occupied(e) => {
+                    return Err(de::Error::custom(format_args!(
+                        "duplicate key `{}`",
+                        e.key()
+                    )));
+                }
+                Entry::Vacant(e) => {
+                    e.insert(map.next_value_seed(StrictValue)?);
+                }
             }
-            let v = map.next_value_seed(StrictValue)?;
-            out.insert(key, v);
         }
         Ok(Value::Object(out))
     }

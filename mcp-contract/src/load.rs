@@ -50,6 +50,15 @@ fn line_col(prefix: &[u8]) -> (usize, usize) {
 
 /// The 1-based line of the first `<<<<<<<`, `=======` or `>>>>>>>` marker line.
 pub fn conflict_marker_line(text: &str) -> Option<usize> {
+    // (every marker line after the first starts right after a `\n`: a file
+    // without such a sequence, the usual case, is cleared without walking its lines)
+    let markers = ["<<<<<<<", ">>>>>>>", "======="];
+    if !markers
+        .iter()
+        .any(|m| text.starts_with(m) || text.contains(&format!("\n{m}")))
+    {
+        return None;
+    }
     text.lines()
         .position(|l| {
             l.starts_with("<<<<<<<")
@@ -329,5 +338,30 @@ fn at_or_root(at: &str) -> String {
         "/".to_string()
     } else {
         at.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::conflict_marker_line;
+
+    #[test]
+    fn conflict_markers_found_on_any_line_and_only_at_line_start() {
+        let cases: [(&str, Option<usize>); 11] = [
+            ("{}\n", None),
+            ("<<<<<<< HEAD\n{}", Some(1)),
+            ("{\n>>>>>>> b\n}", Some(2)),
+            ("{\n\n=======\n}", Some(3)),
+            ("{\n=======\r\n}", Some(2)),
+            ("{\n======= x\n}", Some(2)),
+            ("{\n=======", Some(2)),
+            ("{\n========\n}", None),
+            ("{\n=======\r", None),
+            ("{ \"a\": \"<<<<<<<\" }\n", None),
+            ("a\n b\n<<<<<<<\n=======\n", Some(3)),
+        ];
+        for (text, line) in cases {
+            assert_eq!(conflict_marker_line(text), line, "{text:?}");
+        }
     }
 }

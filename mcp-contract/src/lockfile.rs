@@ -299,6 +299,9 @@ fn tools_not_an_object(file: &str) -> InputError {
 
 /// Escapes a JSON-pointer reference token (RFC 6901).
 pub fn escape_pointer(token: &str) -> String {
+    if !token.contains(['~', '/']) {
+        return token.to_string();
+    }
     token.replace('~', "~0").replace('/', "~1")
 }
 

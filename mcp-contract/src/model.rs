@@ -148,8 +148,10 @@ pub fn digest_of_entry(entry: &Map<String, Value>) -> String {
     let hash = writer.0.finalize();
     let mut hex = String::with_capacity(71);
     hex.push_str("sha256:");
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     for b in hash {
-        hex.push_str(&format!("{b:02x}"));
+        hex.push(char::from(HEX[usize::from(b >> 4)]));
+        hex.push(char::from(HEX[usize::from(b & 0xf)]));
     }
     hex
 }

@@ -24,23 +24,34 @@ const MAX_DEPTH: usize = 32;
 /// Pointer (under `/inputSchema`) of each marked property -> header name.
 pub fn headers(schema: &Value) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    walk(schema, String::new(), 0, &mut out);
+    walk(schema, &mut vec![], &mut out);
     out
 }
 
-fn walk(schema: &Value, at: String, depth: usize, out: &mut BTreeMap<String, String>) {
-    if depth > MAX_DEPTH {
+/// `names` are the properties leading to `schema`; a pointer is built only
+/// for a member that carries the keyword (most carry none).
+fn walk<'a>(schema: &'a Value, names: &mut Vec<&'a str>, out: &mut BTreeMap<String, String>) {
+    if names.len() > MAX_DEPTH {
         return;
     }
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return;
     };
     for (name, sub) in props {
-        let ptr = format!("{at}/properties/{}", escape_pointer(name));
-        if let Some(h) = sub.get(KEYWORD).and_then(Value::as_str) {
-            out.insert(ptr.clone(), h.to_string());
+        let Value::Object(sub_map) = sub else {
+            continue;
+        };
+        names.push(name);
+        if let Some(h) = sub_map.get(KEYWORD).and_then(Value::as_str) {
+            let mut at = String::new();
+            for n in names.iter() {
+                at.push_str("/properties/");
+                at.push_str(&escape_pointer(n));
+            }
+            out.insert(at, h.to_string());
         }
-        walk(sub, ptr, depth + 1, out);
+        walk(sub, names, out);
+        names.pop();
     }
 }
 

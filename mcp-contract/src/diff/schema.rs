@@ -113,11 +113,23 @@ pub(crate) fn compare_schemas(
 ) -> Vec<Change> {
     let old = default_null(old);
     let new = default_null(new);
+    // Equal documents whose references all resolve (or are remote) accept
+    // the same values: the comparator would stop at the root (see
+    // `RefEquiv::same`), so it is not set up. Most tools of a diff are unchanged.
+    if old == new
+        && crate::schema::equiv::references(old).iter().all(|r| {
+            !crate::schema::refs::is_local(r) || crate::schema::refs::resolve(old, r).is_some()
+        })
+    {
+        return vec![];
+    }
     // The comparison recurses with the schema (up to MAX_DEPTH levels): a
-    // deeply nested or referencing (possibly recursive) schema gets a stack
+    // deeply nested or recursive schema (references expanded) gets a stack
     // sized for that, wherever we are called from (a test thread has 2 MiB).
-    let recursive = |v: &Value| crate::schema::refs::reaches_reference(v, SHALLOW);
-    if nesting(old).max(nesting(new)) > SHALLOW || recursive(old) || recursive(new) {
+    // A shallow one, references and all, is compared where we are: a thread
+    // per schema pair would cost more than most comparisons.
+    let deep = |v: &Value| crate::schema::refs::expands_deeper_than(v, SHALLOW);
+    if deep(old) || deep(new) {
         return std::thread::scope(|s| {
             std::thread::Builder::new()
                 .name("mcp-contract-diff".into())
@@ -143,24 +155,6 @@ const MAX_CHANGES: usize = 50_000;
 const SHALLOW: usize = 24;
 /// Enough for MAX_DEPTH levels of the comparator in a debug build.
 const DEEP_STACK: usize = 256 << 20;
-
-/// How deeply a value nests (counted up to `SHALLOW + 1`), without recursion.
-fn nesting(v: &Value) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(v, 0usize)];
-    while let Some((v, d)) = stack.pop() {
-        deepest = deepest.max(d);
-        if d > SHALLOW {
-            break;
-        }
-        match v {
-            Value::Object(m) => stack.extend(m.values().map(|x| (x, d + 1))),
-            Value::Array(a) => stack.extend(a.iter().map(|x| (x, d + 1))),
-            _ => {}
-        }
-    }
-    deepest
-}
 
 fn compare_in_place(
     old: &Value,
@@ -648,4 +642,35 @@ fn quote_list(v: &[&str]) -> String {
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Equal documents skip the comparator only where it would have said nothing.
+    #[test]
+    fn equal_documents_report_what_the_comparator_reports() {
+        for doc in [
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}),
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}),
+            json!({"$defs": {"n": {"properties": {"next": {"$ref": "#/$defs/n"}}}}, "$ref": "#/$defs/n"}),
+            json!(null),
+        ] {
+            for dir in [Direction::Input, Direction::Output] {
+                let fast = compare_schemas(&doc, &doc, dir, "t", "/inputSchema");
+                let full = compare_in_place(
+                    default_null(&doc),
+                    default_null(&doc),
+                    dir,
+                    "t",
+                    "/inputSchema",
+                );
+                assert_eq!(fast, full, "{doc}");
+            }
+        }
+    }
 }

@@ -136,11 +136,14 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         .into_iter()
         .filter(|c| !super::headers::is_header_extension_change(c)),
     );
-    out.extend(super::headers::diff_headers(
-        &old.input_schema,
-        &new.input_schema,
-        name,
-    ));
+    // (equal input schemas mark the same headers)
+    if old.input_schema != new.input_schema {
+        out.extend(super::headers::diff_headers(
+            &old.input_schema,
+            &new.input_schema,
+            name,
+        ));
+    }
     match (&old.output_schema, &new.output_schema) {
         (Some(o), Some(n)) => out.extend(compare_schemas(
             o,

@@ -3,6 +3,9 @@
 //! every local reference resolves and no reference chain loops without a
 //! schema in between. Remote references are left opaque.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::DATA_KEYWORDS;
@@ -28,9 +31,14 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     }
     let mut cur = root;
     for token in fragment[1..].split('/') {
-        let token = token.replace("~1", "/").replace("~0", "~");
+        // (a token without `~` is its own key: no copy)
+        let token: Cow<'_, str> = if token.contains('~') {
+            Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+        } else {
+            Cow::Borrowed(token)
+        };
         cur = match cur {
-            Value::Object(m) => m.get(&token)?,
+            Value::Object(m) => m.get(token.as_ref())?,
             Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
             _ => return None,
         };
@@ -63,9 +71,9 @@ fn find_anchor<'a>(root: &'a Value, name: &str) -> Option<&'a Value> {
     None
 }
 
-fn percent_decode(s: &str) -> String {
+fn percent_decode(s: &str) -> Cow<'_, str> {
     if !s.contains('%') {
-        return s.to_string();
+        return Cow::Borrowed(s);
     }
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -81,7 +89,7 @@ fn percent_decode(s: &str) -> String {
         out.push(bytes[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
 }
 
 fn hex(b: u8) -> Option<u8> {
@@ -144,6 +152,86 @@ pub fn reaches_reference(v: &Value, limit: usize) -> bool {
     false
 }
 
+/// Is `root` deeper than `limit` levels once every local reference is
+/// replaced by what it points to (a reference followed counts two levels),
+/// or does following references come back to a schema being expanded (a
+/// recursive schema)? Without references this is its plain nesting. Each
+/// target is expanded once (its height remembered), and the walk stops as
+/// soon as it passes `limit`, so it is linear and its recursion bounded.
+pub fn expands_deeper_than(root: &Value, limit: usize) -> bool {
+    let mut w = Expansion {
+        root,
+        limit,
+        open: vec![],
+        heights: HashMap::new(),
+    };
+    w.height(root, 0).is_none_or(|h| h > limit)
+}
+
+/// The walk of [`expands_deeper_than`].
+struct Expansion<'a> {
+    root: &'a Value,
+    limit: usize,
+    /// Reference targets being expanded (a path back to one is a cycle).
+    open: Vec<*const Value>,
+    /// Heights of reference targets already expanded.
+    heights: HashMap<*const Value, usize>,
+}
+
+impl<'a> Expansion<'a> {
+    /// The height of `v` at `depth`; `None` once past the limit or on a cycle.
+    fn height(&mut self, v: &'a Value, depth: usize) -> Option<usize> {
+        if depth > self.limit {
+            return None;
+        }
+        let mut h = 0;
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    if k.starts_with('$') && REFERENCE_KEYWORDS.contains(&k.as_str()) {
+                        let target = reference_key(k, x).and_then(|r| resolve(self.root, &r));
+                        if let Some(target) = target {
+                            h = h.max(2 + self.target_height(target, depth + 2)?);
+                        }
+                    }
+                    h = h.max(1 + self.child_height(x, depth + 1)?);
+                }
+            }
+            Value::Array(a) => {
+                for x in a {
+                    h = h.max(1 + self.child_height(x, depth + 1)?);
+                }
+            }
+            _ => {}
+        }
+        Some(h)
+    }
+
+    /// [`Self::height`], a scalar answered without a call.
+    fn child_height(&mut self, v: &'a Value, depth: usize) -> Option<usize> {
+        match v {
+            Value::Object(_) | Value::Array(_) => self.height(v, depth),
+            _ if depth > self.limit => None,
+            _ => Some(0),
+        }
+    }
+
+    fn target_height(&mut self, t: &'a Value, depth: usize) -> Option<usize> {
+        let key: *const Value = t;
+        if self.open.contains(&key) {
+            return None;
+        }
+        if let Some(&h) = self.heights.get(&key) {
+            return (depth + h <= self.limit).then_some(h);
+        }
+        self.open.push(key);
+        let h = self.height(t, depth)?;
+        self.open.pop();
+        self.heights.insert(key, h);
+        Some(h)
+    }
+}
+
 /// The `$ref` of a schema node, if it has one.
 pub fn ref_of(v: &Value) -> Option<&str> {
     v.as_object()?.get("$ref")?.as_str()
@@ -193,7 +281,7 @@ pub fn validate(schema: &Value) -> Result<(), RefError> {
                         });
                     };
                     if is_local(&r) {
-                        check_chain(schema, &r, &pointer(&path))?;
+                        check_chain(schema, &r, || pointer(&path))?;
                     }
                 }
                 for (k, child) in m {
@@ -217,20 +305,21 @@ pub fn validate(schema: &Value) -> Result<(), RefError> {
     Ok(())
 }
 
-fn check_chain(root: &Value, first: &str, ptr: &str) -> Result<(), RefError> {
+/// `ptr` builds the pointer of the reference, for an error only.
+fn check_chain(root: &Value, first: &str, ptr: impl Fn() -> String) -> Result<(), RefError> {
     let mut seen: Vec<&str> = vec![];
     let mut reference = first;
     loop {
         let Some(target) = resolve(root, reference) else {
             return Err(RefError {
-                pointer: format!("{ptr}/$ref"),
+                pointer: format!("{}/$ref", ptr()),
                 message: format!("`$ref` \"{reference}\" points to nothing in this schema"),
                 fix: "add the missing definition under `$defs` or correct the reference".into(),
             });
         };
         if seen.contains(&reference) {
             return Err(RefError {
-                pointer: format!("{ptr}/$ref"),
+                pointer: format!("{}/$ref", ptr()),
                 message: format!(
                     "`$ref` \"{first}\" is part of a reference cycle with no schema in between"
                 ),
@@ -281,5 +370,25 @@ mod tests {
         assert!(validate(&cyclic).unwrap_err().message.contains("cycle"));
         let recursive = json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"});
         assert!(validate(&recursive).is_ok());
+    }
+
+    #[test]
+    fn expansion_depth_follows_references_and_sees_cycles() {
+        let flat = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert!(!expands_deeper_than(&flat, 3));
+        assert!(expands_deeper_than(&flat, 2));
+        // a shared, acyclic definition: its height counts where it is used
+        let shared = json!({"properties": {"a": {"$ref": "#/$defs/x"}, "b": {"$ref": "#/$defs/x"}},
+            "$defs": {"x": {"properties": {"y": {"type": "string"}}}}});
+        assert!(!expands_deeper_than(&shared, 7));
+        assert!(expands_deeper_than(&shared, 6));
+        let recursive = json!({"$defs": {"node": {"properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"});
+        assert!(expands_deeper_than(&recursive, 1000));
+        let to_root = json!({"properties": {"self": {"$ref": "#"}}});
+        assert!(expands_deeper_than(&to_root, 1000));
+        let anchored = json!({"$defs": {"n": {"$dynamicAnchor": "n", "items": {"$dynamicRef": "#n"}}}, "$ref": "#/$defs/n"});
+        assert!(expands_deeper_than(&anchored, 1000));
+        let remote = json!({"properties": {"a": {"$ref": "https://example.com/s.json"}}});
+        assert!(!expands_deeper_than(&remote, 3));
     }
 }

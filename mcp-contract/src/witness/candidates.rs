@@ -9,6 +9,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::hash;
 use super::path::Step;
 use super::sample::{self, flatten, member_schema, resolve};
 
@@ -17,14 +18,42 @@ pub const MAX_CANDIDATES: usize = 400;
 /// Most schemas followed to one node.
 const MAX_NODES: usize = 24;
 
-/// An ordered set of values, capped.
-#[derive(Default)]
-pub struct Cands(pub Vec<Value>);
+/// An ordered set of values, capped (each kept with its hash, compared
+/// first: a new value is compared in full only with kept values that hash alike).
+pub struct Cands {
+    values: Vec<Value>,
+    hashes: Vec<u64>,
+    cap: usize,
+}
+
+impl Default for Cands {
+    fn default() -> Self {
+        Cands::upto(MAX_CANDIDATES)
+    }
+}
 
 impl Cands {
+    fn upto(cap: usize) -> Self {
+        Cands {
+            values: vec![],
+            hashes: vec![],
+            cap,
+        }
+    }
+
+    /// Once full, every further push is a no-op: building the value can be skipped.
+    fn is_full(&self) -> bool {
+        self.values.len() >= self.cap
+    }
+
     pub fn push(&mut self, v: Value) {
-        if self.0.len() < MAX_CANDIDATES && !self.0.contains(&v) {
-            self.0.push(v);
+        if self.is_full() {
+            return;
+        }
+        let h = hash::of(&v);
+        if !contains(&self.values, &self.hashes, h, &v) {
+            self.values.push(v);
+            self.hashes.push(h);
         }
     }
     fn extend(&mut self, vs: impl IntoIterator<Item = Value>) {
@@ -115,11 +144,31 @@ pub struct Focus<'a> {
     pub src_nodes: Vec<&'a Value>,
     pub other_root: &'a Value,
     pub other_nodes: Vec<&'a Value>,
+    /// Whole-schema samples shared by the verdicts of the tool (when both
+    /// roots are the tool's own schemas).
+    pub samples: Option<&'a sample::RootSamples>,
+}
+
+impl Focus<'_> {
+    /// [`sample::sample`], through the shared samples when there are some.
+    fn sample(&self, root: &Value, node: &Value, variant: usize) -> Value {
+        match self.samples {
+            Some(s) => s.sample(root, node, variant),
+            None => sample::sample(root, node, variant),
+        }
+    }
 }
 
 /// The candidate values for the changed node, guided by the changed keyword.
 pub fn focused(f: &Focus<'_>) -> Vec<Value> {
-    let mut c = Cands::default();
+    focused_upto(f, MAX_CANDIDATES)
+}
+
+/// The first `cap` of [`focused`] (at most [`MAX_CANDIDATES`]): a value's
+/// place in the list depends only on the values before it, so this is a
+/// prefix of the whole list, built without the values after it.
+pub fn focused_upto(f: &Focus<'_>, cap: usize) -> Vec<Value> {
+    let mut c = Cands::upto(cap.min(MAX_CANDIDATES));
     let both = || {
         f.src_nodes
             .iter()
@@ -128,7 +177,7 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
     };
     let src_objects = || {
         f.src_nodes.iter().flat_map(|n| {
-            (0..4).filter_map(|v| match sample::sample(f.src_root, n, v) {
+            (0..4).filter_map(|v| match f.sample(f.src_root, n, v) {
                 Value::Object(m) => Some(m),
                 _ => None,
             })
@@ -144,7 +193,7 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                     .other_nodes
                     .iter()
                     .flat_map(|n| {
-                        (0..2).filter_map(|v| match sample::sample(f.other_root, n, v) {
+                        (0..2).filter_map(|v| match f.sample(f.other_root, n, v) {
                             Value::Object(m) => Some(m),
                             _ => None,
                         })
@@ -176,9 +225,15 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
                 members.extend(sample::exemplars());
             }
             for m in bases {
+                if c.is_full() {
+                    break;
+                }
                 let mut without = m;
                 without.remove(name);
                 for x in &members {
+                    if c.is_full() {
+                        break;
+                    }
                     let mut with = without.clone();
                     with.insert(name.to_string(), x.clone());
                     c.push(Value::Object(with));
@@ -470,15 +525,29 @@ pub fn focused(f: &Focus<'_>) -> Vec<Value> {
         }
         _ => {}
     }
-    c.0
+    c.values
+}
+
+/// Is `v` (whose hash is `h`) among `values` (whose hashes are `hashes`)?
+fn contains(values: &[Value], hashes: &[u64], h: u64, v: &Value) -> bool {
+    hashes
+        .iter()
+        .zip(values)
+        .any(|(kh, kv)| *kh == h && kv == v)
 }
 
 /// Generic candidates (tried when the focused ones found nothing), without `seen` ones.
 pub fn generic_candidates(f: &Focus<'_>, seen: &[Value]) -> Vec<Value> {
     let mut c = Cands::default();
     generic(f, &mut c);
-    c.0.retain(|v| !seen.contains(v));
-    c.0
+    let seen_hashes: Vec<u64> = seen.iter().map(hash::of).collect();
+    let Cands { values, hashes, .. } = c;
+    values
+        .into_iter()
+        .zip(hashes)
+        .filter(|(v, h)| !contains(seen, &seen_hashes, *h, v))
+        .map(|(v, _)| v)
+        .collect()
 }
 
 /// Samples of both sides and every sub-schema, values the schemas name, small values of every type.
@@ -487,7 +556,7 @@ fn generic(f: &Focus<'_>, c: &mut Cands) {
     for (root, nodes) in sides {
         for n in nodes.iter() {
             for v in 0..6 {
-                c.push(sample::sample(root, n, v));
+                c.push(f.sample(root, n, v));
             }
         }
     }
@@ -531,7 +600,7 @@ fn generic(f: &Focus<'_>, c: &mut Cands) {
     let firsts: Vec<Value> = f
         .src_nodes
         .iter()
-        .map(|n| sample::sample(f.src_root, n, 0))
+        .map(|n| f.sample(f.src_root, n, 0))
         .take(3)
         .collect();
     for s in firsts {
@@ -554,4 +623,51 @@ fn generic(f: &Focus<'_>, c: &mut Cands) {
         }
     }
     c.extend(sample::exemplars());
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The search builds the first candidates, then the rest only when it
+    /// gets to them: that must be the list built in one go.
+    #[test]
+    fn a_capped_list_is_a_prefix_of_the_whole() {
+        let old = json!({"type": "object", "properties": {
+            "a": {"type": "string"}, "b": {"type": "integer", "minimum": 0},
+            "c": {"$ref": "#/$defs/C"}}, "required": ["a"],
+            "$defs": {"C": {"type": "array", "items": {"type": "string"}}}});
+        let new = json!({"type": "object", "properties": {
+            "a": {"type": "string"}, "c": {"$ref": "#/$defs/C"}}, "required": ["a"],
+            "$defs": {"C": {"type": "array", "items": {"type": "string"}}}});
+        for (keyword, subject) in [
+            ("property-removed", "b"),
+            ("required", "b"),
+            ("additionalProperties", "b"),
+        ] {
+            let f = Focus {
+                keyword: Some(keyword),
+                key: None,
+                subject: Some(subject),
+                src_root: &old,
+                src_nodes: nodes_at(&old, &[]),
+                other_root: &new,
+                other_nodes: nodes_at(&new, &[]),
+                samples: None,
+            };
+            let whole = focused(&f);
+            // (the removed property's list is long enough for the caps to cut it)
+            assert!(
+                !whole.is_empty() && (keyword != "property-removed" || whole.len() > 8),
+                "{keyword}: {}",
+                whole.len()
+            );
+            for cap in [0, 1, 5, 8, whole.len(), MAX_CANDIDATES + 1] {
+                let part = focused_upto(&f, cap);
+                assert_eq!(part, whole[..cap.min(whole.len())], "{keyword} cap {cap}");
+            }
+        }
+    }
 }

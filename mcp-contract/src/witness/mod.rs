@@ -27,6 +27,8 @@ mod candidates;
 #[cfg(feature = "validate")]
 mod fixtures;
 #[cfg(feature = "validate")]
+mod hash;
+#[cfg(feature = "validate")]
 mod path;
 #[cfg(feature = "validate")]
 mod pattern;

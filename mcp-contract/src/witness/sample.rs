@@ -7,6 +7,9 @@
 //! Nothing here decides validity: the validator does. All recursion is
 //! bounded.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use serde_json::{json, Map, Value};
 
 use super::pattern;
@@ -37,9 +40,9 @@ pub fn resolve<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
     cur
 }
 
-fn percent_decode(s: &str) -> String {
+fn percent_decode(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains('%') {
-        return s.to_string();
+        return std::borrow::Cow::Borrowed(s);
     }
     let b = s.as_bytes();
     let mut out = vec![];
@@ -58,7 +61,7 @@ fn percent_decode(s: &str) -> String {
         out.push(b[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    std::borrow::Cow::Owned(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// The node's keywords with `$ref`s followed (siblings kept), `allOf`
@@ -229,6 +232,40 @@ pub fn types(m: &Map<String, Value>) -> Vec<&'static str> {
         }
     }
     inferred
+}
+
+/// Samples of whole schemas (a root sampled as itself), kept while the
+/// verdicts of one tool are proved: each starts from the same few samples of
+/// the same schemas. Keyed by the root's address, so only schemas that stay
+/// in place (borrowed from the surfaces) may be sampled through it.
+#[derive(Default)]
+pub struct RootSamples {
+    tool: String,
+    map: RefCell<HashMap<(usize, usize), Value>>,
+}
+
+impl RootSamples {
+    /// Forgets the samples of the previous tool.
+    pub fn for_tool(&mut self, tool: &str) {
+        if self.tool != tool {
+            self.map.get_mut().clear();
+            self.tool = tool.to_string();
+        }
+    }
+
+    /// [`sample`], remembered when `node` is `root`.
+    pub fn sample(&self, root: &Value, node: &Value, variant: usize) -> Value {
+        if !std::ptr::eq(root, node) {
+            return sample(root, node, variant);
+        }
+        let key = (root as *const Value as usize, variant);
+        if let Some(v) = self.map.borrow().get(&key) {
+            return v.clone();
+        }
+        let v = sample(root, node, variant);
+        self.map.borrow_mut().insert(key, v.clone());
+        v
+    }
 }
 
 /// A value meant to be valid under `node`; `variant` picks other branches,

@@ -7,6 +7,7 @@
 //! with the validator on both sides, then shrunk); tool removal, hints and
 //! reused names are proofs by construction.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use jsonschema::{PatternOptions, Validator};
@@ -43,11 +44,20 @@ pub fn attach(report: &mut DiffReport, old: &Surface, new: &Surface, opts: &Opti
 /// Fills `witness` and `proof` of every breaking change in `changes`.
 pub fn attach_changes(changes: &mut [Change], old: &Surface, new: &Surface, opts: &Options) {
     let mut cache = Validators::default();
+    let mut samples = sample::RootSamples::default();
     for c in changes.iter_mut() {
         if c.severity != Severity::Breaking {
             continue;
         }
-        let (w, p) = prove(c, old.get(&c.tool), new.get(&c.tool), &mut cache, opts);
+        samples.for_tool(&c.tool);
+        let (w, p) = prove(
+            c,
+            old.get(&c.tool),
+            new.get(&c.tool),
+            &mut cache,
+            &samples,
+            opts,
+        );
         c.witness = w;
         c.proof = Some(p);
     }
@@ -92,14 +102,15 @@ fn one_line(s: &str) -> String {
     }
 }
 
-fn schema_of(tool: &Tool, which: &str) -> Option<Value> {
+/// The tool's schema `which`, borrowed (an absent input schema stands for `{"type": "object"}`).
+fn schema_of<'t>(tool: &'t Tool, which: &str) -> Option<Cow<'t, Value>> {
     match which {
         "inputSchema" => Some(if tool.input_schema.is_null() {
-            json!({"type": "object"})
+            Cow::Owned(json!({"type": "object"}))
         } else {
-            tool.input_schema.clone()
+            Cow::Borrowed(&tool.input_schema)
         }),
-        _ => tool.output_schema.clone(),
+        _ => tool.output_schema.as_ref().map(Cow::Borrowed),
     }
 }
 
@@ -117,6 +128,7 @@ fn prove(
     old: Option<&Tool>,
     new: Option<&Tool>,
     cache: &mut Validators,
+    samples: &sample::RootSamples,
     opts: &Options,
 ) -> (Option<Witness>, Proof) {
     let rule = c.rule;
@@ -196,6 +208,9 @@ fn prove(
         overlap: rule.ends_with(".variant-overlap")
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
         undone: std::cell::OnceCell::new(),
+        ints: std::cell::OnceCell::new(),
+        // (a schema made up here, for an absent one, has no lasting place)
+        samples: matches!((&os, &ns), (Cow::Borrowed(_), Cow::Borrowed(_))).then_some(samples),
     };
     match search.run(rule) {
         (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
@@ -290,13 +305,13 @@ fn output_removed(
     cache: &mut Validators,
     opts: &Options,
 ) -> (Option<Witness>, Proof) {
-    let Some(os) = old.output_schema.clone() else {
+    let Some(os) = old.output_schema.as_ref() else {
         return (None, Proof::ByConstruction);
     };
-    let Ok(vo) = cache.get(&c.tool, "outputSchema", false, &os) else {
+    let Ok(vo) = cache.get(&c.tool, "outputSchema", false, os) else {
         return (None, Proof::ByConstruction);
     };
-    let base = sample::sample(&os, &os, 0);
+    let base = sample::sample(os, os, 0);
     let mut tries: Vec<Value> = vec![json!({})];
     if let Value::Object(m) = &base {
         for k in m.keys() {
@@ -601,6 +616,11 @@ const VALID_CONTEXTS: usize = 3;
 /// Focused candidates tried in each such context.
 const CONTEXT_CANDIDATES: usize = 60;
 
+/// Focused candidates built before the search starts; the rest (up to
+/// [`candidates::MAX_CANDIDATES`]) only once these are all tried. The same
+/// list either way, so the same witness.
+const FIRST_CANDIDATES: usize = 32;
+
 /// Most instances checked while shrinking one witness.
 const SHRINK_BUDGET: usize = 300;
 
@@ -619,6 +639,10 @@ struct Search<'a> {
     /// The other side with only this change undone (compiled on first use):
     /// an instance it accepts is rejected because of this change.
     undone: std::cell::OnceCell<Option<Validator>>,
+    /// [`Search::int_formats`], worked out once (the search and the shrinking both ask).
+    ints: std::cell::OnceCell<Option<IntWidths>>,
+    /// Whole-schema samples shared with the tool's other verdicts.
+    samples: Option<&'a sample::RootSamples>,
 }
 
 /// How surely a found instance shows this change: undoing the change alone
@@ -871,7 +895,11 @@ impl Search<'_> {
     }
 
     /// Integer widths of the node on the source and the other side, when either has one.
-    fn int_formats(&self) -> Option<IntWidths> {
+    fn int_formats(&self) -> &Option<IntWidths> {
+        self.ints.get_or_init(|| self.find_int_formats())
+    }
+
+    fn find_int_formats(&self) -> Option<IntWidths> {
         let fmt = |root: &Value| -> Option<String> {
             candidates::nodes_at(root, &self.site.steps)
                 .into_iter()
@@ -1150,9 +1178,13 @@ impl Search<'_> {
             src_nodes: candidates::nodes_at(src_root, &self.site.steps),
             other_root,
             other_nodes: candidates::nodes_at(other_root, &self.site.steps),
+            samples: self.samples,
         };
         let ints = self.int_formats();
-        let mut cands = candidates::focused(&focus);
+        // (the first few focused candidates usually decide: the rest is
+        // built only when the search gets to it)
+        let mut cands = candidates::focused_upto(&focus, FIRST_CANDIDATES);
+        let mut complete = cands.len() < FIRST_CANDIDATES;
         if let Some(w) = &ints {
             // the boundary values serde rejects on the other side (and
             // accepts on the source side), and a fraction
@@ -1205,6 +1237,14 @@ impl Search<'_> {
         let mut generic_added = false;
         let mut i = 0;
         'outer: loop {
+            if i == cands.len() && !complete {
+                complete = true;
+                cands.extend(
+                    candidates::focused(&focus)
+                        .into_iter()
+                        .skip(FIRST_CANDIDATES),
+                );
+            }
             if i == cands.len() {
                 if generic_added {
                     break;
@@ -1228,7 +1268,7 @@ impl Search<'_> {
                     Some(slot) => *slot = cand.clone(),
                     None => continue,
                 }
-                if let Some(hit) = self.check(&inst, at, &ints) {
+                if let Some(hit) = self.check(&inst, at, ints) {
                     match (hit.kind, hit.tier) {
                         // a rejection (a closed object) shows up early, or not at all
                         (WitnessKind::Ignored, _) if ignored.is_none() => {
@@ -1263,6 +1303,13 @@ impl Search<'_> {
         }
         // last resort: seeded random instances, of the node in its contexts and of the whole schema
         if fallback.is_none() && ignored.is_none() {
+            if !complete && tried < limit {
+                cands.extend(
+                    candidates::focused(&focus)
+                        .into_iter()
+                        .skip(FIRST_CANDIDATES),
+                );
+            }
             let mut rng = random::Rng::seeded(&format!("{rule} {}", self.pointer_tail.join("/")));
             let node_path: Option<Vec<String>> = {
                 let p = path::instance_path(&self.site.steps);
@@ -1332,7 +1379,7 @@ impl Search<'_> {
                         (inst, at.clone())
                     }
                 };
-                if let Some(hit) = self.check(&inst, &at, &ints) {
+                if let Some(hit) = self.check(&inst, &at, ints) {
                     match (hit.kind, hit.tier) {
                         // a rejection (a closed object) shows up early, or not at all
                         (WitnessKind::Ignored, _) if ignored.is_none() => {
@@ -1367,7 +1414,7 @@ impl Search<'_> {
         let ints = self.int_formats();
         let (node_at, kind, tier) = (hit.at.clone(), hit.kind, hit.tier);
         let keeps = |inst: &Value| -> Option<Hit> {
-            let h = self.check(inst, &node_at, &ints)?;
+            let h = self.check(inst, &node_at, ints)?;
             (h.kind == kind && h.tier <= tier).then_some(h)
         };
         let mut best = hit;
