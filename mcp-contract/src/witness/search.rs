@@ -57,6 +57,8 @@ pub fn attach_changes(changes: &mut [Change], old: &Surface, new: &Surface, opts
 #[derive(Default)]
 struct Validators {
     map: HashMap<(String, &'static str, bool), Result<std::rc::Rc<Validator>, String>>,
+    /// With integer widths spelled out (`None`: the schema has none, or they do not compile).
+    strict: HashMap<(String, &'static str, bool), Option<std::rc::Rc<Validator>>>,
 }
 
 impl Validators {
@@ -70,6 +72,24 @@ impl Validators {
         self.map
             .entry((tool.to_string(), which, new_side))
             .or_insert_with(|| compile(schema).map(std::rc::Rc::new))
+            .clone()
+    }
+
+    /// The validator of `schema` with its integer widths enforced, when it has any.
+    fn strict(
+        &mut self,
+        tool: &str,
+        which: &'static str,
+        new_side: bool,
+        schema: &Value,
+    ) -> Option<std::rc::Rc<Validator>> {
+        self.strict
+            .entry((tool.to_string(), which, new_side))
+            .or_insert_with(|| {
+                super::widths::spell_out(schema)
+                    .and_then(|s| compile(&s).ok())
+                    .map(std::rc::Rc::new)
+            })
             .clone()
     }
 }
@@ -169,6 +189,10 @@ fn prove(
         Ok(v) => v,
         Err(e) => return unproven(format!("the validator cannot compile the new schema: {e}")),
     };
+    let (so, sn) = (
+        cache.strict(&c.tool, which, false, &os),
+        cache.strict(&c.tool, which, true, &ns),
+    );
     let input = which == "inputSchema";
     if input && rule == "input.default-changed" {
         return default_changed(c, &site, &os, &ns, &vo);
@@ -192,6 +216,7 @@ fn prove(
         input,
         old: (&os, &vo),
         new: (&ns, &vn),
+        strict: (so.as_deref(), sn.as_deref()),
         budget: opts.budget,
         overlap: rule.ends_with(".variant-overlap")
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
@@ -613,6 +638,8 @@ struct Search<'a> {
     input: bool,
     old: (&'a Value, &'a Validator),
     new: (&'a Value, &'a Validator),
+    /// The old and the new validator with integer widths enforced (where a side has any).
+    strict: (Option<&'a Validator>, Option<&'a Validator>),
     budget: usize,
     /// The verdict is about overlapping `oneOf` branches.
     overlap: bool,
@@ -896,11 +923,22 @@ impl Search<'_> {
         })
     }
 
+    /// The source and the other side's validator with integer widths enforced.
+    fn strict(&self) -> (Option<&Validator>, Option<&Validator>) {
+        if self.input {
+            self.strict
+        } else {
+            (self.strict.1, self.strict.0)
+        }
+    }
+
     /// Checks one instance: a hit when the source side accepts it and the other rejects it.
     fn check(&self, inst: &Value, at: &[String], ints: &Option<IntWidths>) -> Option<Hit> {
         let (_, vs) = self.src();
         let (_, vo) = self.other();
-        if !vs.is_valid(inst) {
+        // (accepted as serde reads it too: within every integer width)
+        let (strict_src, strict_other) = self.strict();
+        if !vs.is_valid(inst) || strict_src.is_some_and(|s| !s.is_valid(inst)) {
             return None;
         }
         if self.site.keyword.as_deref() == Some("property-removed") {
@@ -1031,7 +1069,12 @@ impl Search<'_> {
             let Value::Number(n) = pointer_mut(&mut node, at)? else {
                 return None;
             };
-            if serde_admits(w.src.as_ref(), n) && !serde_admits(w.other.as_ref(), n) {
+            // (and the other side, widths enforced, rejects the whole
+            // instance: a width under a branch another branch covers binds nothing)
+            if serde_admits(w.src.as_ref(), n)
+                && !serde_admits(w.other.as_ref(), n)
+                && strict_other.is_some_and(|s| !s.is_valid(inst))
+            {
                 let (was, now) = if self.input {
                     (&w.src_name, &w.other_name)
                 } else {
