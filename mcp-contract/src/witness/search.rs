@@ -932,13 +932,23 @@ impl Search<'_> {
         }
     }
 
-    /// Checks one instance: a hit when the source side accepts it and the other rejects it.
+    /// Does the source side accept `inst`, as serde reads it (integer widths enforced)?
+    fn src_accepts(&self, inst: &Value) -> bool {
+        self.strict().0.unwrap_or(self.src().1).is_valid(inst)
+    }
+
+    /// Does the other side accept `inst`, as serde reads it (integer widths enforced)?
+    fn other_accepts(&self, inst: &Value) -> bool {
+        self.strict().1.unwrap_or(self.other().1).is_valid(inst)
+    }
+
+    /// Checks one instance: a hit when the source side accepts it and the
+    /// other rejects it (integer widths enforced on both sides: under a
+    /// `not` or beside another `oneOf` branch a width decides acceptance
+    /// either way).
     fn check(&self, inst: &Value, at: &[String], ints: &Option<IntWidths>) -> Option<Hit> {
-        let (_, vs) = self.src();
         let (_, vo) = self.other();
-        // (accepted as serde reads it too: within every integer width)
-        let (strict_src, strict_other) = self.strict();
-        if !vs.is_valid(inst) || strict_src.is_some_and(|s| !s.is_valid(inst)) {
+        if !self.src_accepts(inst) {
             return None;
         }
         if self.site.keyword.as_deref() == Some("property-removed") {
@@ -949,6 +959,9 @@ impl Search<'_> {
         } else {
             WitnessKind::Unexpected
         };
+        if self.other_accepts(inst) {
+            return None;
+        }
         if !vo.is_valid(inst) {
             // an overlap of oneOf branches shows as a value that matches more than one
             // (else, second best: the changed oneOf itself rejects it, and with
@@ -1063,27 +1076,29 @@ impl Search<'_> {
                 tier: Tier::Elsewhere,
             });
         }
-        // integer widths: the validator does not know serde's ranges
+        // integer widths: only serde's ranges (which the plain validator
+        // ignores) reject it; the node's value must lie where the widths differ
         if let Some(w) = ints {
             let mut node = inst.clone();
             let Value::Number(n) = pointer_mut(&mut node, at)? else {
                 return None;
             };
-            // (and the other side, widths enforced, rejects the whole
-            // instance: a width under a branch another branch covers binds nothing)
-            if serde_admits(w.src.as_ref(), n)
-                && !serde_admits(w.other.as_ref(), n)
-                && strict_other.is_some_and(|s| !s.is_valid(inst))
-            {
+            let (in_src, in_other) = (
+                serde_admits(w.src.as_ref(), n),
+                serde_admits(w.other.as_ref(), n),
+            );
+            if in_src != in_other {
                 let (was, now) = if self.input {
                     (&w.src_name, &w.other_name)
                 } else {
                     (&w.other_name, &w.src_name)
                 };
-                let detail = if self.input {
-                    format!("{n} is outside `format: {now}` (was `{was}`): deserializing it into the new integer type fails")
-                } else {
-                    format!("{n} is outside `format: {was}` (now `{now}`): old clients deserializing into the old integer type fail")
+                let detail = match (self.input, in_src) {
+                    (true, true) => format!("{n} is outside `format: {now}` (was `{was}`): deserializing it into the new integer type fails"),
+                    (false, true) => format!("{n} is outside `format: {was}` (now `{now}`): old clients deserializing into the old integer type fail"),
+                    // (the width sits under a `not`, or beside an overlapping `oneOf` branch)
+                    (true, false) => format!("{n} is now within `format: {now}` (was `{was}`), where the new schema excludes that width: the new schema rejects the call"),
+                    (false, false) => format!("{n} was within `format: {was}` (now `{now}`), where the old schema excludes that width: old clients reject it"),
                 };
                 return Some(Hit {
                     inst: inst.clone(),
@@ -1108,7 +1123,7 @@ impl Search<'_> {
         let (other_root, vo) = self.other();
         let node = pointer(inst, at)?.as_object()?;
         let sends = node.contains_key(name);
-        let rejected = !vo.is_valid(inst);
+        let rejected = !self.other_accepts(inst);
         if self.input {
             if !sends {
                 return None;
@@ -1209,6 +1224,15 @@ impl Search<'_> {
                 bounds.extend(bound_value(lo, -1));
             }
             if let Some((lo, hi)) = &w.src {
+                bounds.extend(bound_value(lo, 0));
+                bounds.extend(bound_value(hi, 0));
+            }
+            // (where a width is negated: within the other side's, past the source side's)
+            if let Some((lo, hi)) = &w.src {
+                bounds.extend(bound_value(hi, 1));
+                bounds.extend(bound_value(lo, -1));
+            }
+            if let Some((lo, hi)) = &w.other {
                 bounds.extend(bound_value(lo, 0));
                 bounds.extend(bound_value(hi, 0));
             }
@@ -1349,7 +1373,7 @@ impl Search<'_> {
                         };
                         if valid.len() < VALID_CONTEXTS
                             && node_path.is_some()
-                            && self.src().1.is_valid(&inst)
+                            && self.src_accepts(&inst)
                         {
                             valid.push((inst.clone(), at.clone()));
                             queued = cands.iter().take(CONTEXT_CANDIDATES).cloned().collect();
