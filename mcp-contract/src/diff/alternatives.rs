@@ -784,6 +784,14 @@ fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
             .unwrap_or_default()
     };
     let (ra, rb) = (req(&sa), req(&sb));
+    // (the members' rules below hold only objects apart)
+    if !TypeSet::OBJECT.contains(effective_types(&sa).intersect(effective_types(&sb))) {
+        return false;
+    }
+    // a member one branch requires and the other admits with no value in common
+    if excludes_member(root, (&sa, &ra), &sb) || excludes_member(root, (&sb, &rb), &sa) {
+        return true;
+    }
     for name in ra.iter().filter(|n| rb.contains(n)) {
         let pa = sa.get("properties").and_then(|p| p.get(name));
         let pb = sb.get("properties").and_then(|p| p.get(name));
@@ -799,6 +807,26 @@ fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
         }
     }
     false
+}
+
+/// Does branch `a` require a member that branch `b` does not admit with
+/// any value `a` allows there (`b` declares it with types `a`'s declaration
+/// never meets, or `b` is closed and declares it not at all)?
+fn excludes_member(root: &Value, (a, required): (&Shape<'_>, &[String]), b: &Shape<'_>) -> bool {
+    let props = |s: &Shape<'_>, name: &str| {
+        s.get("properties")
+            .and_then(|p| p.get(name))
+            .map(|p| effective_types(&shape(root, p)))
+    };
+    let closed = b.get("additionalProperties") == Some(&Value::Bool(false))
+        && b.get("patternProperties").is_none();
+    required
+        .iter()
+        .any(|name| match (props(a, name), props(b, name)) {
+            (Some(ta), Some(tb)) => !ta.overlaps(tb),
+            (_, None) => closed,
+            (None, Some(_)) => false,
+        })
 }
 
 /// Does the whole node `s` of one side (old when `node_is_old`) lie within

@@ -437,13 +437,21 @@ impl<'a> Cx<'a> {
             (self.new_root, &sn)
         };
         // keywords no such value is subject to (another type's, items of empty arrays)
-        let (idle, empty) = super::vacuous::idle_and_empty(side_root, side);
+        let (mut idle, empty) = super::vacuous::idle_and_empty(side_root, side);
+        // (a `format` constrains strings and numbers only)
+        if idle.contains(&"minimum") && idle.contains(&"minLength") {
+            idle.push("format");
+        }
         if !idle.is_empty() && self.stand_in_at.as_deref() != Some(ptr) {
+            // (the node's alternatives and negation judge the same value: a
+            // keyword beneath them is idle as the node's own would be)
             let under = |p: &str| {
+                let Some(rest) = p.strip_prefix(ptr).and_then(|r| r.strip_prefix('/')) else {
+                    return false;
+                };
+                let rest = past_combinators(rest);
                 idle.iter().any(|kw| {
-                    p.strip_prefix(ptr)
-                        .and_then(|r| r.strip_prefix('/'))
-                        .and_then(|r| r.strip_prefix(kw))
+                    rest.strip_prefix(kw)
                         .is_some_and(|r| r.is_empty() || r.starts_with('/'))
                 })
             };
@@ -648,4 +656,25 @@ fn quote_list(v: &[&str]) -> String {
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A relative pointer past its leading `anyOf`/`oneOf`/`allOf` branches and
+/// `not`s: the rest applies to the same value as the node it starts at.
+fn past_combinators(mut rest: &str) -> &str {
+    for _ in 0..64 {
+        let (head, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        let next = match head {
+            "not" => tail,
+            "anyOf" | "oneOf" | "allOf" => match tail.split_once('/') {
+                Some((i, t)) if i.parse::<usize>().is_ok() => t,
+                _ => return rest,
+            },
+            _ => return rest,
+        };
+        if next.is_empty() {
+            return rest;
+        }
+        rest = next;
+    }
+    rest
 }
