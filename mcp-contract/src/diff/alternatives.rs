@@ -761,6 +761,38 @@ fn same_branch(cx: &Cx<'_>, old: &Value, new: &Value) -> bool {
 /// Can no value match both branches? (disjoint types, or a required property
 /// whose allowed values are disjoint, as in tagged unions).
 fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
+    disjoint_at(root, a, b, 0)
+}
+
+/// Deepest `anyOf`/`oneOf` nesting [`disjoint`] looks through.
+const DISJOINT_DEPTH: usize = 3;
+
+fn disjoint_at(root: &Value, a: &Value, b: &Value, depth: usize) -> bool {
+    if disjoint_nodes(root, a, b) {
+        return true;
+    }
+    // a value of a node with alternatives is a value of one of them (its
+    // siblings only narrow that): when each alternative shares no value
+    // with the other node, neither does the node
+    if depth >= DISJOINT_DEPTH {
+        return false;
+    }
+    let alternatives = |v: &Value| -> Option<Vec<Value>> {
+        let s = shape(root, v);
+        ["anyOf", "oneOf"].into_iter().find_map(|kw| {
+            s.get(kw)
+                .and_then(Value::as_array)
+                .filter(|bs| !bs.is_empty() && bs.len() <= 8)
+                .cloned()
+        })
+    };
+    let split = |x: &Value, y: &Value| {
+        alternatives(x).is_some_and(|bs| bs.iter().all(|bx| disjoint_at(root, bx, y, depth + 1)))
+    };
+    split(a, b) || split(b, a)
+}
+
+fn disjoint_nodes(root: &Value, a: &Value, b: &Value) -> bool {
     let (sa, sb) = (shape(root, a), shape(root, b));
     if !effective_types(&sa).overlaps(effective_types(&sb)) {
         return true;
