@@ -1295,7 +1295,14 @@ impl Search<'_> {
                     Some(slot) => *slot = cand.clone(),
                     None => continue,
                 }
-                if let Some(hit) = self.check(&inst, at, &ints) {
+                // (in the first context, where the node is an array's item,
+                // also every item like it: a sampled sibling may fail alone)
+                let hit = self.check(&inst, at, &ints).or_else(|| {
+                    let u = (ci == 0).then(|| uniform(&inst, at)).flatten()?;
+                    tried += 1;
+                    self.check(&u, at, &ints)
+                });
+                if let Some(hit) = hit {
                     match (hit.kind, hit.tier) {
                         // a rejection (a closed object) shows up early, or not at all
                         (WitnessKind::Ignored, _) if ignored.is_none() => {
@@ -1464,6 +1471,38 @@ impl Search<'_> {
             }),
             Proof::Proven,
         )
+    }
+}
+
+/// `inst` with every array on the way to the node `at` holding copies of
+/// the item on the way only; `None` when that changes nothing.
+fn uniform(inst: &Value, at: &[String]) -> Option<Value> {
+    let mut out = inst.clone();
+    make_uniform(&mut out, at).then_some(out)
+}
+
+fn make_uniform(v: &mut Value, at: &[String]) -> bool {
+    let Some((head, rest)) = at.split_first() else {
+        return false;
+    };
+    match v {
+        Value::Object(m) => m.get_mut(head).is_some_and(|c| make_uniform(c, rest)),
+        Value::Array(a) => {
+            let Some(i) = head.parse::<usize>().ok().filter(|i| *i < a.len()) else {
+                return false;
+            };
+            let deeper = make_uniform(&mut a[i], rest);
+            let item = a[i].clone();
+            let mut changed = false;
+            for x in a.iter_mut() {
+                if *x != item {
+                    *x = item.clone();
+                    changed = true;
+                }
+            }
+            deeper || changed
+        }
+        _ => false,
     }
 }
 
