@@ -1712,6 +1712,48 @@ mod tests {
     }
 
     #[test]
+    fn width_witnesses_hold_with_every_width_enforced() {
+        let prop = |n: Value| json!({"type": "object", "properties": {"n": n}, "required": ["n"]});
+        let strict = |s: &Value| {
+            jsonschema::validator_for(&super::super::widths::spell_out(s).unwrap()).unwrap()
+        };
+        // beside an any-value `oneOf` branch a width is negated: a value
+        // within the new width and outside the old one now matches both
+        let old = prop(
+            json!({"oneOf": [{"type": "integer", "format": "uint32", "minimum": 0, "multipleOf": 2}, {}]}),
+        );
+        let new =
+            prop(json!({"oneOf": [{"type": "integer", "format": "int16", "multipleOf": 2}, {}]}));
+        let p = proofs(old.clone(), new.clone());
+        assert!(!p.is_empty(), "the engine reports the change");
+        assert!(
+            p.iter().any(|(_, _, proof)| *proof == Proof::Proven),
+            "{p:?}"
+        );
+        for (rule, w, _) in &p {
+            let Some(w) = w else { continue };
+            assert!(
+                strict(&old).is_valid(&w.value) && !strict(&new).is_valid(&w.value),
+                "{rule}: {w:?}"
+            );
+        }
+        // a width under one `anyOf` branch binds nothing another branch takes
+        let old = prop(
+            json!({"anyOf": [{"type": "integer", "format": "int64"}, {"type": "integer", "format": "uint64", "minimum": 0}]}),
+        );
+        let new = prop(
+            json!({"anyOf": [{"type": "integer", "format": "uint32", "minimum": 0}, {"type": "integer", "format": "uint64", "minimum": 0}]}),
+        );
+        for (rule, w, _) in proofs(old.clone(), new.clone()) {
+            let Some(w) = w else { continue };
+            assert!(
+                strict(&old).is_valid(&w.value) && !strict(&new).is_valid(&w.value),
+                "{rule}: {w:?}"
+            );
+        }
+    }
+
+    #[test]
     fn hostile_schemas_end_with_a_verdict() {
         let cases = [
             // catastrophic backtracking for a backtracking engine
