@@ -121,7 +121,7 @@ pub(crate) fn dead_one_of_branches(root: &Value, s: &Shape<'_>) -> Vec<usize> {
     }
     let full: Vec<TypeSet> = bs
         .iter()
-        .map(|b| super::coverage::full_types(root, b))
+        .map(|b| super::coverage::full_types_shallow(root, b))
         .collect();
     (0..bs.len())
         .filter(|&i| {

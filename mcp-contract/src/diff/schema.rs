@@ -464,7 +464,14 @@ impl<'a> Cx<'a> {
         // an output `oneOf` branch every value of which another branch
         // also takes never validates: widening it allows nothing (its
         // narrowing, compared as a negation, is reported as `not-*`)
-        if !flip && self.dir == Direction::Output {
+        // (only looked at when a breaking verdict sits beneath a branch)
+        let beneath_branch = |c: &Change| {
+            c.severity == Severity::Breaking
+                && c.pointer
+                    .strip_prefix(ptr)
+                    .is_some_and(|r| r.starts_with("/oneOf/"))
+        };
+        if !flip && self.dir == Direction::Output && self.out[start..].iter().any(beneath_branch) {
             let dead = super::alternatives::dead_one_of_branches(self.new_root, &sn);
             if !dead.is_empty() {
                 let under = |c: &Change, i: usize| {
