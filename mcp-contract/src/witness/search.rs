@@ -1615,7 +1615,7 @@ fn shrinks_at(
         Value::Number(x) => {
             if let Some(i) = x.as_i64() {
                 for t in [0, i / 2, i - i.signum()] {
-                    if t != i && t.abs() < i.abs() {
+                    if t != i && t.unsigned_abs() < i.unsigned_abs() {
                         replace(at, Some(json!(t)), out);
                     }
                 }
@@ -1751,6 +1751,16 @@ mod tests {
                 "{rule}: {w:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_smallest_int64_shrinks_without_overflow() {
+        // (an int64 width's lower bound is a boundary candidate)
+        let out = shrinks(&json!(i64::MIN), &[]);
+        assert!(
+            out.contains(&json!(0)) && out.contains(&json!(i64::MIN / 2)),
+            "{out:?}"
+        );
     }
 
     #[test]
