@@ -1326,3 +1326,104 @@ fn one_of_branches_listing_no_common_value_never_overlap() {
     ]}));
     assert!(!breaking_in(old, fires).is_empty());
 }
+
+#[test]
+fn a_bound_moved_across_no_multiple_changes_nothing() {
+    // no even number lies above -2 and below 0
+    let old = prop(json!({"type": "integer", "minimum": 0, "multipleOf": 2}));
+    let quiet = prop(json!({"type": "integer", "exclusiveMinimum": -2, "multipleOf": 2}));
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    // -2 is now returned
+    let fires = prop(json!({"type": "integer", "minimum": -2, "multipleOf": 2}));
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn a_one_of_branch_another_wholly_covers_never_validates() {
+    let node = |b: Value, other: Value| {
+        prop(json!({"oneOf": [
+            {"type": "object", "additionalProperties": false,
+             "properties": {"b": b}, "required": ["b"]},
+            other
+        ]}))
+    };
+    let number = json!({"type": "number"});
+    let number_or_bool = json!({"anyOf": [{"type": "number"}, {"type": "boolean"}]});
+    // every object also matches the second branch: the first one never
+    // validates, widening it returns nothing new
+    let covers = json!({"not": {"type": "string", "minLength": 1}});
+    let old = node(number.clone(), covers.clone());
+    assert_eq!(
+        breaking_out(old, node(number_or_bool.clone(), covers)),
+        vec![]
+    );
+    // objects left to the first branch alone: {"b": true} is now returned
+    let apart = json!({"not": {"type": ["string", "object"]}});
+    let old = node(number, apart.clone());
+    assert!(!breaking_out(old, node(number_or_bool, apart)).is_empty());
+}
+
+#[test]
+fn alternatives_none_of_which_meets_a_branch_never_overlap_it() {
+    let node = |c: Value, b: Value| {
+        prop(json!({"oneOf": [
+            {"anyOf": [{"type": "string"},
+                       {"type": "object", "properties": {"c": c}, "required": ["c"]}]},
+            {"type": "object", "properties": {"b": b, "c": {"type": "array"}}, "required": ["b"]}
+        ]}))
+    };
+    // the first branch's objects carry a string `c`, the second's an array:
+    // they never overlapped, narrowing the second lets nothing through
+    let string = json!({"type": "string"});
+    let old = node(string.clone(), json!({}));
+    assert_eq!(breaking_out(old, node(string, json!({"const": 1}))), vec![]);
+    // {"b": 2, "c": []} matched both before, only the first now
+    let old = node(json!({}), json!({}));
+    assert!(!breaking_out(old, node(json!({}), json!({"const": 1}))).is_empty());
+}
+
+#[test]
+fn all_of_branches_declaring_a_required_member_apart_hold_no_object() {
+    let node = |a1: Value, a2: Value| {
+        prop(json!({"allOf": [
+            {"type": "object", "additionalProperties": false,
+             "properties": {"a": a1, "b": {}}},
+            {"type": "object", "additionalProperties": {"type": "null"},
+             "properties": {"a": a2}, "required": ["a"]}
+        ]}))
+    };
+    // `a` a number in one branch and an object (or boolean) in the other: no object passes both
+    let old = node(json!({"type": "number"}), json!({"type": "object"}));
+    let quiet = node(
+        json!({"type": "number"}),
+        json!({"type": ["object", "boolean"]}),
+    );
+    assert_eq!(breaking_out(old.clone(), quiet), vec![]);
+    // {"a": true} passes both now
+    let fires = node(
+        json!({"type": ["number", "boolean"]}),
+        json!({"type": ["object", "boolean"]}),
+    );
+    assert!(!breaking_out(old, fires).is_empty());
+}
+
+#[test]
+fn keywords_beneath_alternatives_of_types_the_node_never_holds_are_idle() {
+    let node = |ty: Option<&str>, a: Value| {
+        let mut n = json!({"anyOf": [
+            {"type": "string", "minLength": 1},
+            {"properties": {"a": a}}
+        ]});
+        if let Some(t) = ty {
+            n["type"] = json!(t);
+        }
+        prop(n)
+    };
+    // only strings reach the alternatives: their `properties` constrain nothing
+    let old = node(Some("string"), json!({"type": "string"}));
+    let quiet = node(Some("string"), json!({"type": "number"}));
+    assert_eq!(breaking_in(old, quiet), vec![]);
+    // {"a": "x"} was accepted through the second branch
+    let old = node(None, json!({"type": "string"}));
+    assert!(!breaking_in(old, node(None, json!({"type": "number"}))).is_empty());
+}

@@ -1,11 +1,13 @@
-//! Soundness of the input classifier, measured against a real validator.
+//! Soundness of the classifier, both directions, measured against a real validator.
 //!
-//! proptest generates an old input schema and a mutated new one, plus
-//! instances guided by the old schema. Whenever the `jsonschema` crate
+//! proptest generates an old schema and a mutated new one, plus instances.
+//! As inputs (instances guided by OLD): whenever the `jsonschema` crate
 //! accepts an instance under OLD and rejects it under NEW, the classifier
-//! must have reported an `input.*` breaking change. The test also measures
-//! precision: how often the classifier says breaking while the validator
-//! found no counterexample.
+//! must have reported an `input.*` breaking change. As outputs (instances
+//! guided by NEW: what a server may now send): whenever NEW allows an
+//! instance OLD forbids, it must have reported an `output.*` one. The test
+//! also measures precision: how often the classifier says breaking while
+//! the validator found no counterexample.
 //!
 //! Callers are assumed to send only the properties a schema declares (the
 //! documented policy for open objects), so object instances only use
@@ -508,14 +510,33 @@ fn instance(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value 
 
 // ---- the property ---------------------------------------------------------------
 
-static PAIRS: AtomicUsize = AtomicUsize::new(0);
-static INSTANCES: AtomicUsize = AtomicUsize::new(0);
-static COUNTEREXAMPLE_PAIRS: AtomicUsize = AtomicUsize::new(0);
-static SAID_BREAKING: AtomicUsize = AtomicUsize::new(0);
-static SAID_BREAKING_CONFIRMED: AtomicUsize = AtomicUsize::new(0);
+/// What one direction's run saw.
+struct Counts {
+    pairs: AtomicUsize,
+    instances: AtomicUsize,
+    counterexample_pairs: AtomicUsize,
+    said_breaking: AtomicUsize,
+    said_breaking_confirmed: AtomicUsize,
+}
+
+impl Counts {
+    const fn new() -> Self {
+        Counts {
+            pairs: AtomicUsize::new(0),
+            instances: AtomicUsize::new(0),
+            counterexample_pairs: AtomicUsize::new(0),
+            said_breaking: AtomicUsize::new(0),
+            said_breaking_confirmed: AtomicUsize::new(0),
+        }
+    }
+}
+
+static INPUT: Counts = Counts::new();
+static OUTPUT: Counts = Counts::new();
 
 /// MCP arguments are always an object: the generated schema becomes the
-/// property `v` of an object root (its `$defs` move up with it).
+/// property `v` of an object root (its `$defs` move up with it). Output
+/// schemas get the same root, so both directions judge the same shapes.
 fn as_arguments(schema: &Value) -> Value {
     let mut inner = schema.clone();
     let defs = inner.as_object_mut().and_then(|m| m.remove("$defs"));
@@ -526,7 +547,11 @@ fn as_arguments(schema: &Value) -> Value {
     root
 }
 
-fn check_pair(old: &Value, new: &Value, seed: u64) -> Result<(), TestCaseError> {
+/// Inputs: an instance the OLD schema accepts and the NEW rejects (drawn
+/// from OLD) must have produced an `input.*` breaking change. Outputs: an
+/// instance the NEW schema allows and the OLD forbids (drawn from NEW: what
+/// a server may now send) must have produced an `output.*` one.
+fn check_pair(old: &Value, new: &Value, seed: u64, dir: Direction) -> Result<(), TestCaseError> {
     let (old, new) = (&as_arguments(old), &as_arguments(new));
     let (Ok(vo), Ok(vn)) = (
         jsonschema::validator_for(old),
@@ -534,35 +559,43 @@ fn check_pair(old: &Value, new: &Value, seed: u64) -> Result<(), TestCaseError> 
     ) else {
         return Ok(()); // not a schema the validator compiles (e.g. conflicting keywords): nothing to measure
     };
-    PAIRS.fetch_add(1, Ordering::Relaxed);
-    let changes = diff_schema(old, new, Direction::Input, "t");
+    let (counts, prefix, (before, after), drawn_from) = match dir {
+        Direction::Input => (&INPUT, "input.", (&vo, &vn), old),
+        Direction::Output => (&OUTPUT, "output.", (&vn, &vo), new),
+    };
+    counts.pairs.fetch_add(1, Ordering::Relaxed);
+    let changes = diff_schema(old, new, dir, "t");
     let breaking = changes
         .iter()
-        .any(|c| c.severity == Severity::Breaking && c.rule.starts_with("input."));
+        .any(|c| c.severity == Severity::Breaking && c.rule.starts_with(prefix));
     let mut rng = Rng(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut counterexample = None;
     for _ in 0..INSTANCES_PER_PAIR {
-        let inst = json!({"v": instance(&old["properties"]["v"], old, &mut rng, 0)});
-        INSTANCES.fetch_add(1, Ordering::Relaxed);
-        if vo.is_valid(&inst) && !vn.is_valid(&inst) {
+        let inst = json!({"v": instance(&drawn_from["properties"]["v"], drawn_from, &mut rng, 0)});
+        counts.instances.fetch_add(1, Ordering::Relaxed);
+        if before.is_valid(&inst) && !after.is_valid(&inst) {
             counterexample = Some(inst);
             break;
         }
     }
     if breaking {
-        SAID_BREAKING.fetch_add(1, Ordering::Relaxed);
+        counts.said_breaking.fetch_add(1, Ordering::Relaxed);
         if counterexample.is_none() {
             dump_unconfirmed(old, new, &changes);
         }
     }
     if let Some(inst) = counterexample {
-        COUNTEREXAMPLE_PAIRS.fetch_add(1, Ordering::Relaxed);
+        counts.counterexample_pairs.fetch_add(1, Ordering::Relaxed);
         if breaking {
-            SAID_BREAKING_CONFIRMED.fetch_add(1, Ordering::Relaxed);
+            counts.said_breaking_confirmed.fetch_add(1, Ordering::Relaxed);
         }
+        let (accepted, rejected) = match dir {
+            Direction::Input => ("valid under old", "rejected under new"),
+            Direction::Output => ("allowed under new", "forbidden under old"),
+        };
         prop_assert!(
             breaking,
-            "missed a breaking change:\nold = {old}\nnew = {new}\ninstance {inst} is valid under old, rejected under new\nreported: {:?}",
+            "missed a breaking change ({prefix}*):\nold = {old}\nnew = {new}\ninstance {inst} is {accepted}, {rejected}\nreported: {:?}",
             changes.iter().map(|c| (c.rule, c.pointer.as_str())).collect::<Vec<_>>()
         );
     }
@@ -591,8 +624,7 @@ fn dump_unconfirmed(old: &Value, new: &Value, changes: &[mcp_contract::Change]) 
     }
 }
 
-#[test]
-fn input_classifier_never_misses_a_validator_counterexample() {
+fn run(dir: Direction, counts: &Counts) {
     // Deterministic in CI; MCP_CONTRACT_SOUNDNESS_SEED explores other runs locally.
     let seed: u64 = std::env::var("MCP_CONTRACT_SOUNDNESS_SEED")
         .ok()
@@ -613,14 +645,16 @@ fn input_classifier_never_misses_a_validator_counterexample() {
         let new = mutate(&old, seed);
         (old, new, seed)
     });
-    let result = runner.run(&strategy, |(old, new, seed)| check_pair(&old, &new, seed));
-    let pairs = PAIRS.load(Ordering::Relaxed);
-    let said = SAID_BREAKING.load(Ordering::Relaxed);
-    let confirmed = SAID_BREAKING_CONFIRMED.load(Ordering::Relaxed);
+    let result = runner.run(&strategy, |(old, new, seed)| {
+        check_pair(&old, &new, seed, dir)
+    });
+    let pairs = counts.pairs.load(Ordering::Relaxed);
+    let said = counts.said_breaking.load(Ordering::Relaxed);
+    let confirmed = counts.said_breaking_confirmed.load(Ordering::Relaxed);
+    let found = counts.counterexample_pairs.load(Ordering::Relaxed);
     println!(
-        "soundness (seed {seed}): {pairs} schema pairs, {} instances, {} pairs with a validator counterexample; classifier said breaking for {said} pairs, {confirmed} confirmed by a counterexample (precision {:.1}%)",
-        INSTANCES.load(Ordering::Relaxed),
-        COUNTEREXAMPLE_PAIRS.load(Ordering::Relaxed),
+        "soundness {dir:?} (seed {seed}): {pairs} schema pairs, {} instances, {found} pairs with a validator counterexample; classifier said breaking for {said} pairs, {confirmed} confirmed by a counterexample (precision {:.1}%)",
+        counts.instances.load(Ordering::Relaxed),
         if said == 0 { 100.0 } else { 100.0 * confirmed as f64 / said as f64 }
     );
     if let Err(e) = result {
@@ -631,7 +665,17 @@ fn input_classifier_never_misses_a_validator_counterexample() {
         "too few schema pairs compiled ({pairs}): the generator is broken"
     );
     assert!(
-        COUNTEREXAMPLE_PAIRS.load(Ordering::Relaxed) > 10,
+        found > 10,
         "the instance generator finds no counterexamples: it is broken"
     );
+}
+
+#[test]
+fn input_classifier_never_misses_a_validator_counterexample() {
+    run(Direction::Input, &INPUT);
+}
+
+#[test]
+fn output_classifier_never_misses_a_validator_counterexample() {
+    run(Direction::Output, &OUTPUT);
 }

@@ -21,6 +21,12 @@ use mcp_contract::witness::{self, Proof, WitnessKind};
 use mcp_contract::{Surface, Tool};
 use serde_json::{json, Map, Value};
 
+#[path = "witness_proof/schemars.rs"]
+mod schemars;
+#[allow(dead_code)]
+#[path = "soundness_real/widths.rs"]
+mod widths;
+
 /// A tiny deterministic generator (xorshift).
 struct Rng(u64);
 
@@ -318,7 +324,11 @@ fn mutate_node(m: &mut Map<String, Value>, r: &mut Rng, defs: &mut Map<String, V
             }
         }
         13 => {
-            let name = format!("D{}", defs.len());
+            let mut n = defs.len();
+            while defs.contains_key(&format!("D{n}")) {
+                n += 1;
+            }
+            let name = format!("D{n}");
             defs.insert(name.clone(), Value::Object(m.clone()));
             m.clear();
             m.insert("$ref".into(), json!(format!("#/$defs/{name}")));
@@ -336,18 +346,39 @@ fn mutate_node(m: &mut Map<String, Value>, r: &mut Rng, defs: &mut Map<String, V
 
 fn mutate(old: &Value, r: &mut Rng) -> Value {
     let mut new = old.clone();
-    let mut defs = Map::new();
+    // (definitions the old schema has are mutation sites too)
+    let mut defs = match new.as_object_mut().and_then(|m| m.remove("$defs")) {
+        Some(Value::Object(d)) => d,
+        _ => Map::new(),
+    };
     for _ in 0..=r.below(3) {
-        let mut s = vec![];
-        sites(&new, String::new(), &mut s);
-        let site = s[r.below(s.len() as u64) as usize].clone();
+        let mut s: Vec<(Option<String>, String)> = vec![];
+        let mut at = vec![];
+        sites(&new, String::new(), &mut at);
+        s.extend(at.into_iter().map(|p| (None, p)));
+        for (name, d) in &defs {
+            let mut at = vec![];
+            sites(d, String::new(), &mut at);
+            s.extend(at.into_iter().map(|p| (Some(name.clone()), p)));
+        }
+        let (def, site) = s[r.below(s.len() as u64) as usize].clone();
+        let mut owner = match &def {
+            Some(name) => defs.remove(name).unwrap_or(Value::Null),
+            None => std::mem::take(&mut new),
+        };
         let node = if site.is_empty() {
-            Some(&mut new)
+            Some(&mut owner)
         } else {
-            new.pointer_mut(&site)
+            owner.pointer_mut(&site)
         };
         if let Some(Value::Object(m)) = node {
             mutate_node(m, r, &mut defs);
+        }
+        match def {
+            Some(name) => {
+                defs.insert(name, owner);
+            }
+            None => new = owner,
         }
     }
     if !defs.is_empty() {
@@ -501,14 +532,18 @@ struct Tally {
     unproven: BTreeMap<String, usize>,
     proven_by_rule: BTreeMap<String, usize>,
     revalidation_failures: Vec<String>,
+    /// Verdicts on an integer width (`format`), and how many of them are proven.
+    widths: usize,
+    widths_proven: usize,
     examples: Vec<String>,
 }
 
 fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
     let (old, new) = (as_root(old), as_root(new));
+    // (integer widths spelled out: the validator does not enforce them)
     let (Ok(vo), Ok(vn)) = (
-        jsonschema::validator_for(&old),
-        jsonschema::validator_for(&new),
+        jsonschema::validator_for(&schemars::strict(&old)),
+        jsonschema::validator_for(&schemars::strict(&new)),
     ) else {
         return;
     };
@@ -521,9 +556,12 @@ fn measure(old: &Value, new: &Value, dir: Direction, t: &mut Tally) {
         .filter(|c| c.severity == Severity::Breaking)
     {
         t.breaking += 1;
+        let width = c.pointer.ends_with("/format");
+        t.widths += usize::from(width);
         match c.proof.as_ref().expect("every breaking change has a proof") {
             Proof::Proven => {
                 t.proven += 1;
+                t.widths_proven += usize::from(width);
                 *t.proven_by_rule.entry(c.rule.to_string()).or_default() += 1;
             }
             Proof::ByConstruction => t.by_construction += 1,
@@ -634,9 +672,21 @@ fn breaking_verdicts_carry_checked_witnesses() {
             .map(|(_, t)| (t.breaking, t.proven + t.by_construction))
             .collect();
         let mut r = Rng(seed | 1);
+        // schemars' shapes on half the pairs, from a stream of their own
+        let mut shapes = Rng((seed ^ 0x5c4e_3a25_0b1d_f00d) | 1);
         for _ in 0..cases {
-            let old = schema(&mut r, 3);
-            let new = mutate(&old, &mut r);
+            let mut old = schema(&mut r, 3);
+            if shapes.chance(50) {
+                let mut defs = Map::new();
+                schemars::decorate(&mut old, &mut shapes, &mut defs);
+                if let (false, Value::Object(m)) = (defs.is_empty(), &mut old) {
+                    m.insert("$defs".into(), Value::Object(defs));
+                }
+            }
+            let mut new = mutate(&old, &mut r);
+            if shapes.chance(50) {
+                schemars::mutate_width(&mut new, &mut shapes);
+            }
             for (dir, t) in tallies.iter_mut() {
                 measure(&old, &new, *dir, t);
             }
@@ -668,6 +718,10 @@ fn breaking_verdicts_carry_checked_witnesses() {
             unproven - missed
         );
         println!("  proven by rule: {:?}", t.proven_by_rule);
+        println!(
+            "  integer-width verdicts: {}, proven by a boundary value: {}",
+            t.widths, t.widths_proven
+        );
         for e in &t.examples {
             println!("  e.g. {e}");
         }

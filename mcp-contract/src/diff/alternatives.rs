@@ -111,6 +111,26 @@ fn negation_pair(
     true
 }
 
+/// The `oneOf` branches of `s` (in `root`) that never validate: every
+/// value of their types another branch accepts in full, so such a value
+/// matches two branches.
+pub(crate) fn dead_one_of_branches(root: &Value, s: &Shape<'_>) -> Vec<usize> {
+    let bs = branches(s, "oneOf");
+    if bs.len() < 2 || bs.len() > 16 {
+        return vec![];
+    }
+    let full: Vec<TypeSet> = bs
+        .iter()
+        .map(|b| super::coverage::full_types_shallow(root, b))
+        .collect();
+    (0..bs.len())
+        .filter(|&i| {
+            let t = super::vacuous::node_types(root, &bs[i]);
+            (0..bs.len()).any(|j| j != i && full[j].contains(t))
+        })
+        .collect()
+}
+
 /// Property declarations per name across alternatives, so that a property
 /// "added" next to alternatives that already declared it is compared with
 /// those declarations instead of being taken for a new optional field.
@@ -761,6 +781,38 @@ fn same_branch(cx: &Cx<'_>, old: &Value, new: &Value) -> bool {
 /// Can no value match both branches? (disjoint types, or a required property
 /// whose allowed values are disjoint, as in tagged unions).
 fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
+    disjoint_at(root, a, b, 0)
+}
+
+/// Deepest `anyOf`/`oneOf` nesting [`disjoint`] looks through.
+const DISJOINT_DEPTH: usize = 3;
+
+fn disjoint_at(root: &Value, a: &Value, b: &Value, depth: usize) -> bool {
+    if disjoint_nodes(root, a, b) {
+        return true;
+    }
+    // a value of a node with alternatives is a value of one of them (its
+    // siblings only narrow that): when each alternative shares no value
+    // with the other node, neither does the node
+    if depth >= DISJOINT_DEPTH {
+        return false;
+    }
+    let alternatives = |v: &Value| -> Option<Vec<Value>> {
+        let s = shape(root, v);
+        ["anyOf", "oneOf"].into_iter().find_map(|kw| {
+            s.get(kw)
+                .and_then(Value::as_array)
+                .filter(|bs| !bs.is_empty() && bs.len() <= 8)
+                .cloned()
+        })
+    };
+    let split = |x: &Value, y: &Value| {
+        alternatives(x).is_some_and(|bs| bs.iter().all(|bx| disjoint_at(root, bx, y, depth + 1)))
+    };
+    split(a, b) || split(b, a)
+}
+
+fn disjoint_nodes(root: &Value, a: &Value, b: &Value) -> bool {
     let (sa, sb) = (shape(root, a), shape(root, b));
     if !effective_types(&sa).overlaps(effective_types(&sb)) {
         return true;
@@ -784,6 +836,14 @@ fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
             .unwrap_or_default()
     };
     let (ra, rb) = (req(&sa), req(&sb));
+    // (the members' rules below hold only objects apart)
+    if !TypeSet::OBJECT.contains(effective_types(&sa).intersect(effective_types(&sb))) {
+        return false;
+    }
+    // a member one branch requires and the other admits with no value in common
+    if excludes_member(root, (&sa, &ra), &sb) || excludes_member(root, (&sb, &rb), &sa) {
+        return true;
+    }
     for name in ra.iter().filter(|n| rb.contains(n)) {
         let pa = sa.get("properties").and_then(|p| p.get(name));
         let pb = sb.get("properties").and_then(|p| p.get(name));
@@ -799,6 +859,26 @@ fn disjoint(root: &Value, a: &Value, b: &Value) -> bool {
         }
     }
     false
+}
+
+/// Does branch `a` require a member that branch `b` does not admit with
+/// any value `a` allows there (`b` declares it with types `a`'s declaration
+/// never meets, or `b` is closed and declares it not at all)?
+fn excludes_member(root: &Value, (a, required): (&Shape<'_>, &[String]), b: &Shape<'_>) -> bool {
+    let props = |s: &Shape<'_>, name: &str| {
+        s.get("properties")
+            .and_then(|p| p.get(name))
+            .map(|p| effective_types(&shape(root, p)))
+    };
+    let closed = b.get("additionalProperties") == Some(&Value::Bool(false))
+        && b.get("patternProperties").is_none();
+    required
+        .iter()
+        .any(|name| match (props(a, name), props(b, name)) {
+            (Some(ta), Some(tb)) => !ta.overlaps(tb),
+            (_, None) => closed,
+            (None, Some(_)) => false,
+        })
 }
 
 /// Does the whole node `s` of one side (old when `node_is_old`) lie within

@@ -134,6 +134,40 @@ fn compare_range_end(
     }
 }
 
+/// Is there a multiple of `m` that one of the bounds `a`, `b` (the same
+/// end of a range: lower when `lower`) admits and the other does not? Whole numbers only (any
+/// other case: assumed so).
+fn multiple_between(a: Bound, b: Bound, m: Num, lower: bool) -> bool {
+    let (Num::Int(x), Num::Int(y), Num::Int(m)) = (a.value, b.value, m) else {
+        return true;
+    };
+    if m <= 0 {
+        return true;
+    }
+    // the values admitted by exactly one bound lie in [lo, hi], whole numbers
+    let admits = |bd: &Bound, v: i128| match (lower, v.cmp(&bd_value(bd))) {
+        (_, Ordering::Equal) => !bd.exclusive,
+        (true, o) => o == Ordering::Greater,
+        (false, o) => o == Ordering::Less,
+    };
+    let (lo, hi) = (x.min(y) - 1, x.max(y) + 1);
+    if hi - lo > 4096 {
+        // (a wide gap: the first multiple at or after lo is checked)
+        let first = lo + (m - lo.rem_euclid(m)) % m;
+        return first <= hi;
+    }
+    (lo..=hi)
+        .filter(|v| v.rem_euclid(m) == 0)
+        .any(|v| admits(&a, v) != admits(&b, v))
+}
+
+fn bd_value(b: &Bound) -> i128 {
+    match b.value {
+        Num::Int(i) => i,
+        Num::Float(f) => f as i128,
+    }
+}
+
 /// Does the node `src` list its values (`const`/`enum`), every number among
 /// them within the bounds and `multipleOf` of `other`?
 fn listed_within(src: &Shape<'_>, other: &Shape<'_>) -> bool {
@@ -179,7 +213,24 @@ pub(crate) fn compare_numbers(
         Effect::Widened
     };
     let skip = |e: Effect| covered && e == harmful;
+    // the values the harmful move lets through (or turns away) are those
+    // between the two bounds: when the source side's `multipleOf` has no
+    // multiple there, the move changes nothing
+    let src_step = if src_is_old { so } else { sn }
+        .get("multipleOf")
+        .and_then(Num::from_value);
     for lower in [true, false] {
+        let (o, n) = (effective_bound(so, lower), effective_bound(sn, lower));
+        let idle = match (o, n, src_step) {
+            (Some((o, _)), Some((n, _)), Some(m)) => {
+                let effect = bound_effect(Some(o), Some(n), lower);
+                effect == Some(harmful) && !multiple_between(o, n, m, lower)
+            }
+            _ => false,
+        };
+        if idle {
+            continue;
+        }
         compare_range_end(cx, (so, sn), ptr, flip, lower, &skip);
     }
     let (mo, mn) = (

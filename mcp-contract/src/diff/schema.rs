@@ -431,13 +431,21 @@ impl<'a> Cx<'a> {
             (self.new_root, &sn)
         };
         // keywords no such value is subject to (another type's, items of empty arrays)
-        let (idle, empty) = super::vacuous::idle_and_empty(side_root, side);
+        let (mut idle, empty) = super::vacuous::idle_and_empty(side_root, side);
+        // (a `format` constrains strings and numbers only)
+        if idle.contains(&"minimum") && idle.contains(&"minLength") {
+            idle.push("format");
+        }
         if !idle.is_empty() && self.stand_in_at.as_deref() != Some(ptr) {
+            // (the node's alternatives and negation judge the same value: a
+            // keyword beneath them is idle as the node's own would be)
             let under = |p: &str| {
+                let Some(rest) = p.strip_prefix(ptr).and_then(|r| r.strip_prefix('/')) else {
+                    return false;
+                };
+                let rest = past_combinators(rest);
                 idle.iter().any(|kw| {
-                    p.strip_prefix(ptr)
-                        .and_then(|r| r.strip_prefix('/'))
-                        .and_then(|r| r.strip_prefix(kw))
+                    rest.strip_prefix(kw)
                         .is_some_and(|r| r.is_empty() || r.starts_with('/'))
                 })
             };
@@ -446,6 +454,43 @@ impl<'a> Cx<'a> {
                 tail.into_iter()
                     .filter(|c| c.severity != Severity::Breaking || !under(&c.pointer)),
             );
+        }
+        // an output `oneOf` branch every value of which another branch
+        // also takes never validates: widening it allows nothing (its
+        // narrowing, compared as a negation, is reported as `not-*`)
+        // (only looked at when a breaking verdict sits beneath a branch)
+        let beneath_branch = |c: &Change| {
+            c.severity == Severity::Breaking
+                && c.pointer
+                    .strip_prefix(ptr)
+                    .is_some_and(|r| r.starts_with("/oneOf/"))
+        };
+        if !flip && self.dir == Direction::Output && self.out[start..].iter().any(beneath_branch) {
+            let dead = super::alternatives::dead_one_of_branches(self.new_root, &sn);
+            if !dead.is_empty() {
+                let under = |c: &Change, i: usize| {
+                    c.pointer
+                        .strip_prefix(ptr)
+                        .and_then(|r| r.strip_prefix(&format!("/oneOf/{i}")))
+                        .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                };
+                let tail = self.out.split_off(start);
+                // (a branch also narrowed may now leave values to the other
+                // branch alone: then nothing beneath it is dropped)
+                let dead: Vec<usize> = dead
+                    .into_iter()
+                    .filter(|&i| {
+                        !tail
+                            .iter()
+                            .any(|c| c.severity == Severity::Additive && under(c, i))
+                    })
+                    .collect();
+                self.out.extend(tail.into_iter().filter(|c| {
+                    c.severity != Severity::Breaking
+                        || c.rule.contains(".not-")
+                        || !dead.iter().any(|&i| under(c, i))
+                }));
+            }
         }
         let stand_in = self.stand_in_at.as_deref() == Some(ptr);
         if ptr != self.root_ptr && empty && !stand_in {
@@ -642,6 +687,27 @@ fn quote_list(v: &[&str]) -> String {
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A relative pointer past its leading `anyOf`/`oneOf`/`allOf` branches and
+/// `not`s: the rest applies to the same value as the node it starts at.
+fn past_combinators(mut rest: &str) -> &str {
+    for _ in 0..64 {
+        let (head, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        let next = match head {
+            "not" => tail,
+            "anyOf" | "oneOf" | "allOf" => match tail.split_once('/') {
+                Some((i, t)) if i.parse::<usize>().is_ok() => t,
+                _ => return rest,
+            },
+            _ => return rest,
+        };
+        if next.is_empty() {
+            return rest;
+        }
+        rest = next;
+    }
+    rest
 }
 
 #[cfg(test)]

@@ -190,6 +190,24 @@ fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> 
     {
         out = out.union(TypeSet::OBJECT);
     }
+    // a required member two of them declare with no type in common
+    let member_types = |p: &Shape<'_>, name: &str| {
+        p.get("properties")
+            .and_then(|ps| ps.get(name))
+            .map(|d| effective_types(&shape(root, d)))
+    };
+    let clash = all_required.iter().any(|n| {
+        let ts: Vec<TypeSet> = std::iter::once(s)
+            .chain(parts.iter())
+            .filter_map(|p| member_types(p, n))
+            .collect();
+        ts.iter()
+            .enumerate()
+            .any(|(i, a)| ts[i + 1..].iter().any(|b| !a.overlaps(*b)))
+    });
+    if clash {
+        out = out.union(TypeSet::OBJECT);
+    }
     for name in required
         .into_iter()
         .flatten()

@@ -38,6 +38,8 @@ mod random;
 mod sample;
 #[cfg(feature = "validate")]
 mod search;
+#[cfg(feature = "validate")]
+mod widths;
 
 #[cfg(feature = "validate")]
 pub use fixtures::{fixture_for, write_fixtures, WrittenFixture};

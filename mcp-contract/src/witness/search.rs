@@ -67,6 +67,8 @@ pub fn attach_changes(changes: &mut [Change], old: &Surface, new: &Surface, opts
 #[derive(Default)]
 struct Validators {
     map: HashMap<(String, &'static str, bool), Result<std::rc::Rc<Validator>, String>>,
+    /// With integer widths spelled out (`None`: the schema has none, or they do not compile).
+    strict: HashMap<(String, &'static str, bool), Option<std::rc::Rc<Validator>>>,
 }
 
 impl Validators {
@@ -80,6 +82,24 @@ impl Validators {
         self.map
             .entry((tool.to_string(), which, new_side))
             .or_insert_with(|| compile(schema).map(std::rc::Rc::new))
+            .clone()
+    }
+
+    /// The validator of `schema` with its integer widths enforced, when it has any.
+    fn strict(
+        &mut self,
+        tool: &str,
+        which: &'static str,
+        new_side: bool,
+        schema: &Value,
+    ) -> Option<std::rc::Rc<Validator>> {
+        self.strict
+            .entry((tool.to_string(), which, new_side))
+            .or_insert_with(|| {
+                super::widths::spell_out(schema)
+                    .and_then(|s| compile(&s).ok())
+                    .map(std::rc::Rc::new)
+            })
             .clone()
     }
 }
@@ -181,6 +201,10 @@ fn prove(
         Ok(v) => v,
         Err(e) => return unproven(format!("the validator cannot compile the new schema: {e}")),
     };
+    let (so, sn) = (
+        cache.strict(&c.tool, which, false, &os),
+        cache.strict(&c.tool, which, true, &ns),
+    );
     let input = which == "inputSchema";
     if input && rule == "input.default-changed" {
         return default_changed(c, &site, &os, &ns, &vo);
@@ -204,6 +228,7 @@ fn prove(
         input,
         old: (&os, &vo),
         new: (&ns, &vn),
+        strict: (so.as_deref(), sn.as_deref()),
         budget: opts.budget,
         overlap: rule.ends_with(".variant-overlap")
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
@@ -633,6 +658,8 @@ struct Search<'a> {
     input: bool,
     old: (&'a Value, &'a Validator),
     new: (&'a Value, &'a Validator),
+    /// The old and the new validator with integer widths enforced (where a side has any).
+    strict: (Option<&'a Validator>, Option<&'a Validator>),
     budget: usize,
     /// The verdict is about overlapping `oneOf` branches.
     overlap: bool,
@@ -924,11 +951,32 @@ impl Search<'_> {
         })
     }
 
-    /// Checks one instance: a hit when the source side accepts it and the other rejects it.
+    /// The source and the other side's validator with integer widths enforced.
+    fn strict(&self) -> (Option<&Validator>, Option<&Validator>) {
+        if self.input {
+            self.strict
+        } else {
+            (self.strict.1, self.strict.0)
+        }
+    }
+
+    /// Does the source side accept `inst`, as serde reads it (integer widths enforced)?
+    fn src_accepts(&self, inst: &Value) -> bool {
+        self.strict().0.unwrap_or(self.src().1).is_valid(inst)
+    }
+
+    /// Does the other side accept `inst`, as serde reads it (integer widths enforced)?
+    fn other_accepts(&self, inst: &Value) -> bool {
+        self.strict().1.unwrap_or(self.other().1).is_valid(inst)
+    }
+
+    /// Checks one instance: a hit when the source side accepts it and the
+    /// other rejects it (integer widths enforced on both sides: under a
+    /// `not` or beside another `oneOf` branch a width decides acceptance
+    /// either way).
     fn check(&self, inst: &Value, at: &[String], ints: &Option<IntWidths>) -> Option<Hit> {
-        let (_, vs) = self.src();
         let (_, vo) = self.other();
-        if !vs.is_valid(inst) {
+        if !self.src_accepts(inst) {
             return None;
         }
         if self.site.keyword.as_deref() == Some("property-removed") {
@@ -939,6 +987,9 @@ impl Search<'_> {
         } else {
             WitnessKind::Unexpected
         };
+        if self.other_accepts(inst) {
+            return None;
+        }
         if !vo.is_valid(inst) {
             // an overlap of oneOf branches shows as a value that matches more than one
             // (else, second best: the changed oneOf itself rejects it, and with
@@ -1053,22 +1104,29 @@ impl Search<'_> {
                 tier: Tier::Elsewhere,
             });
         }
-        // integer widths: the validator does not know serde's ranges
+        // integer widths: only serde's ranges (which the plain validator
+        // ignores) reject it; the node's value must lie where the widths differ
         if let Some(w) = ints {
             let mut node = inst.clone();
             let Value::Number(n) = pointer_mut(&mut node, at)? else {
                 return None;
             };
-            if serde_admits(w.src.as_ref(), n) && !serde_admits(w.other.as_ref(), n) {
+            let (in_src, in_other) = (
+                serde_admits(w.src.as_ref(), n),
+                serde_admits(w.other.as_ref(), n),
+            );
+            if in_src != in_other {
                 let (was, now) = if self.input {
                     (&w.src_name, &w.other_name)
                 } else {
                     (&w.other_name, &w.src_name)
                 };
-                let detail = if self.input {
-                    format!("{n} is outside `format: {now}` (was `{was}`): deserializing it into the new integer type fails")
-                } else {
-                    format!("{n} is outside `format: {was}` (now `{now}`): old clients deserializing into the old integer type fail")
+                let detail = match (self.input, in_src) {
+                    (true, true) => format!("{n} is outside `format: {now}` (was `{was}`): deserializing it into the new integer type fails"),
+                    (false, true) => format!("{n} is outside `format: {was}` (now `{now}`): old clients deserializing into the old integer type fail"),
+                    // (the width sits under a `not`, or beside an overlapping `oneOf` branch)
+                    (true, false) => format!("{n} is now within `format: {now}` (was `{was}`), where the new schema excludes that width: the new schema rejects the call"),
+                    (false, false) => format!("{n} was within `format: {was}` (now `{now}`), where the old schema excludes that width: old clients reject it"),
                 };
                 return Some(Hit {
                     inst: inst.clone(),
@@ -1093,7 +1151,7 @@ impl Search<'_> {
         let (other_root, vo) = self.other();
         let node = pointer(inst, at)?.as_object()?;
         let sends = node.contains_key(name);
-        let rejected = !vo.is_valid(inst);
+        let rejected = !self.other_accepts(inst);
         if self.input {
             if !sends {
                 return None;
@@ -1201,6 +1259,15 @@ impl Search<'_> {
                 bounds.extend(bound_value(lo, 0));
                 bounds.extend(bound_value(hi, 0));
             }
+            // (where a width is negated: within the other side's, past the source side's)
+            if let Some((lo, hi)) = &w.src {
+                bounds.extend(bound_value(hi, 1));
+                bounds.extend(bound_value(lo, -1));
+            }
+            if let Some((lo, hi)) = &w.other {
+                bounds.extend(bound_value(lo, 0));
+                bounds.extend(bound_value(hi, 0));
+            }
             bounds.push(json!(0.5));
             bounds.extend(cands);
             cands = bounds;
@@ -1268,7 +1335,14 @@ impl Search<'_> {
                     Some(slot) => *slot = cand.clone(),
                     None => continue,
                 }
-                if let Some(hit) = self.check(&inst, at, ints) {
+                // (in the first context, where the node is an array's item,
+                // also every item like it: a sampled sibling may fail alone)
+                let hit = self.check(&inst, at, ints).or_else(|| {
+                    let u = (ci == 0).then(|| uniform(&inst, at)).flatten()?;
+                    tried += 1;
+                    self.check(&u, at, ints)
+                });
+                if let Some(hit) = hit {
                     match (hit.kind, hit.tier) {
                         // a rejection (a closed object) shows up early, or not at all
                         (WitnessKind::Ignored, _) if ignored.is_none() => {
@@ -1353,7 +1427,7 @@ impl Search<'_> {
                         };
                         if valid.len() < VALID_CONTEXTS
                             && node_path.is_some()
-                            && self.src().1.is_valid(&inst)
+                            && self.src_accepts(&inst)
                         {
                             valid.push((inst.clone(), at.clone()));
                             queued = cands.iter().take(CONTEXT_CANDIDATES).cloned().collect();
@@ -1444,6 +1518,38 @@ impl Search<'_> {
             }),
             Proof::Proven,
         )
+    }
+}
+
+/// `inst` with every array on the way to the node `at` holding copies of
+/// the item on the way only; `None` when that changes nothing.
+fn uniform(inst: &Value, at: &[String]) -> Option<Value> {
+    let mut out = inst.clone();
+    make_uniform(&mut out, at).then_some(out)
+}
+
+fn make_uniform(v: &mut Value, at: &[String]) -> bool {
+    let Some((head, rest)) = at.split_first() else {
+        return false;
+    };
+    match v {
+        Value::Object(m) => m.get_mut(head).is_some_and(|c| make_uniform(c, rest)),
+        Value::Array(a) => {
+            let Some(i) = head.parse::<usize>().ok().filter(|i| *i < a.len()) else {
+                return false;
+            };
+            let deeper = make_uniform(&mut a[i], rest);
+            let item = a[i].clone();
+            let mut changed = false;
+            for x in a.iter_mut() {
+                if *x != item {
+                    *x = item.clone();
+                    changed = true;
+                }
+            }
+            deeper || changed
+        }
+        _ => false,
     }
 }
 
@@ -1556,7 +1662,7 @@ fn shrinks_at(
         Value::Number(x) => {
             if let Some(i) = x.as_i64() {
                 for t in [0, i / 2, i - i.signum()] {
-                    if t != i && t.abs() < i.abs() {
+                    if t != i && t.unsigned_abs() < i.unsigned_abs() {
                         replace(at, Some(json!(t)), out);
                     }
                 }
@@ -1650,6 +1756,58 @@ mod tests {
         // the same width on both sides: nothing to prove, nothing reported
         let same = prop(json!({"type": "integer", "format": "uint8"}));
         assert!(proofs(same.clone(), same).is_empty());
+    }
+
+    #[test]
+    fn width_witnesses_hold_with_every_width_enforced() {
+        let prop = |n: Value| json!({"type": "object", "properties": {"n": n}, "required": ["n"]});
+        let strict = |s: &Value| {
+            jsonschema::validator_for(&super::super::widths::spell_out(s).unwrap()).unwrap()
+        };
+        // beside an any-value `oneOf` branch a width is negated: a value
+        // within the new width and outside the old one now matches both
+        let old = prop(
+            json!({"oneOf": [{"type": "integer", "format": "uint32", "minimum": 0, "multipleOf": 2}, {}]}),
+        );
+        let new =
+            prop(json!({"oneOf": [{"type": "integer", "format": "int16", "multipleOf": 2}, {}]}));
+        let p = proofs(old.clone(), new.clone());
+        assert!(!p.is_empty(), "the engine reports the change");
+        assert!(
+            p.iter().any(|(_, _, proof)| *proof == Proof::Proven),
+            "{p:?}"
+        );
+        for (rule, w, _) in &p {
+            let Some(w) = w else { continue };
+            assert!(
+                strict(&old).is_valid(&w.value) && !strict(&new).is_valid(&w.value),
+                "{rule}: {w:?}"
+            );
+        }
+        // a width under one `anyOf` branch binds nothing another branch takes
+        let old = prop(
+            json!({"anyOf": [{"type": "integer", "format": "int64"}, {"type": "integer", "format": "uint64", "minimum": 0}]}),
+        );
+        let new = prop(
+            json!({"anyOf": [{"type": "integer", "format": "uint32", "minimum": 0}, {"type": "integer", "format": "uint64", "minimum": 0}]}),
+        );
+        for (rule, w, _) in proofs(old.clone(), new.clone()) {
+            let Some(w) = w else { continue };
+            assert!(
+                strict(&old).is_valid(&w.value) && !strict(&new).is_valid(&w.value),
+                "{rule}: {w:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_smallest_int64_shrinks_without_overflow() {
+        // (an int64 width's lower bound is a boundary candidate)
+        let out = shrinks(&json!(i64::MIN), &[]);
+        assert!(
+            out.contains(&json!(0)) && out.contains(&json!(i64::MIN / 2)),
+            "{out:?}"
+        );
     }
 
     #[test]
