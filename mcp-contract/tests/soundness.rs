@@ -587,7 +587,9 @@ fn check_pair(old: &Value, new: &Value, seed: u64, dir: Direction) -> Result<(),
     if let Some(inst) = counterexample {
         counts.counterexample_pairs.fetch_add(1, Ordering::Relaxed);
         if breaking {
-            counts.said_breaking_confirmed.fetch_add(1, Ordering::Relaxed);
+            counts
+                .said_breaking_confirmed
+                .fetch_add(1, Ordering::Relaxed);
         }
         let (accepted, rejected) = match dir {
             Direction::Input => ("valid under old", "rejected under new"),

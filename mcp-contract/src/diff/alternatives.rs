@@ -111,26 +111,6 @@ fn negation_pair(
     true
 }
 
-/// The `oneOf` branches of `s` (in `root`) that never validate: every
-/// value of their types another branch accepts in full, so such a value
-/// matches two branches.
-pub(crate) fn dead_one_of_branches(root: &Value, s: &Shape<'_>) -> Vec<usize> {
-    let bs = branches(s, "oneOf");
-    if bs.len() < 2 || bs.len() > 16 {
-        return vec![];
-    }
-    let full: Vec<TypeSet> = bs
-        .iter()
-        .map(|b| super::coverage::full_types_shallow(root, b))
-        .collect();
-    (0..bs.len())
-        .filter(|&i| {
-            let t = super::vacuous::node_types(root, &bs[i]);
-            (0..bs.len()).any(|j| j != i && full[j].contains(t))
-        })
-        .collect()
-}
-
 /// Property declarations per name across alternatives, so that a property
 /// "added" next to alternatives that already declared it is compared with
 /// those declarations instead of being taken for a new optional field.

@@ -455,43 +455,6 @@ impl<'a> Cx<'a> {
                     .filter(|c| c.severity != Severity::Breaking || !under(&c.pointer)),
             );
         }
-        // an output `oneOf` branch every value of which another branch
-        // also takes never validates: widening it allows nothing (its
-        // narrowing, compared as a negation, is reported as `not-*`)
-        // (only looked at when a breaking verdict sits beneath a branch)
-        let beneath_branch = |c: &Change| {
-            c.severity == Severity::Breaking
-                && c.pointer
-                    .strip_prefix(ptr)
-                    .is_some_and(|r| r.starts_with("/oneOf/"))
-        };
-        if !flip && self.dir == Direction::Output && self.out[start..].iter().any(beneath_branch) {
-            let dead = super::alternatives::dead_one_of_branches(self.new_root, &sn);
-            if !dead.is_empty() {
-                let under = |c: &Change, i: usize| {
-                    c.pointer
-                        .strip_prefix(ptr)
-                        .and_then(|r| r.strip_prefix(&format!("/oneOf/{i}")))
-                        .is_some_and(|r| r.is_empty() || r.starts_with('/'))
-                };
-                let tail = self.out.split_off(start);
-                // (a branch also narrowed may now leave values to the other
-                // branch alone: then nothing beneath it is dropped)
-                let dead: Vec<usize> = dead
-                    .into_iter()
-                    .filter(|&i| {
-                        !tail
-                            .iter()
-                            .any(|c| c.severity == Severity::Additive && under(c, i))
-                    })
-                    .collect();
-                self.out.extend(tail.into_iter().filter(|c| {
-                    c.severity != Severity::Breaking
-                        || c.rule.contains(".not-")
-                        || !dead.iter().any(|&i| under(c, i))
-                }));
-            }
-        }
         let stand_in = self.stand_in_at.as_deref() == Some(ptr);
         if ptr != self.root_ptr && empty && !stand_in {
             let tail = self.out.split_off(start);
