@@ -35,6 +35,7 @@ pub use docs::doc_text;
 pub use field::{is_field_attr, strip_field_attrs, Alias, FIELD_ATTR};
 pub use item::{is_tool_attr, tool_def, tool_def_from_attr, ToolDef};
 pub use quick::{quick_tool_def, QuickDef};
+pub use quick_args::is_keyword;
 
 /// The longest tool name MCP allows.
 pub const MAX_NAME_LEN: usize = 128;

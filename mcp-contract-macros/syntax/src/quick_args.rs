@@ -41,7 +41,7 @@ const KEYS: [&str; 9] = [
 /// Words `syn` does not take as a path segment of a type (its strict and
 /// reserved keywords), plus the weak keywords and `_`, for safety: a type
 /// spelled with one of them goes through the full parse.
-const NOT_A_SEGMENT: &[&str] = &[
+const KEYWORDS: &[&str] = &[
     "_",
     "abstract",
     "as",
@@ -102,6 +102,11 @@ const NOT_A_SEGMENT: &[&str] = &[
     "while",
     "yield",
 ];
+
+/// Whether `name` is a Rust keyword (strict, reserved or weak) or `_`.
+pub fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+}
 
 /// Path roots a type may start with (always followed by `::` here).
 const ROOTS: [&str; 4] = ["crate", "self", "super", "Self"];
@@ -233,7 +238,7 @@ fn path_type(
             TokenTree::Ident(i) if expect_segment => {
                 let word = i.to_string();
                 let root = first && ROOTS.contains(&word.as_str());
-                if (!root && NOT_A_SEGMENT.contains(&word.as_str())) || word.starts_with("r#") {
+                if (!root && is_keyword(&word)) || word.starts_with("r#") {
                     return None;
                 }
                 out.push(token);
