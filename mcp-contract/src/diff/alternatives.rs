@@ -337,7 +337,21 @@ fn within_types(
     };
     let mut trial = cx.trial_in(dir);
     trial.cmp(&restrict(old), &restrict(new), ptr, false);
+    exactly_within(&trial)
+}
+
+/// Did a trial comparison find the old values within the new (input) or
+/// the new within the old (output) exactly? No breaking change, and no
+/// field added to an open input object: the input policy (callers send
+/// only declared fields) calls that harmless, but values that carried
+/// the field with another value are no longer accepted, which matters
+/// where exclusivity counts them (`oneOf`).
+fn exactly_within(trial: &Cx<'_>) -> bool {
     trial.breaking_count() == 0
+        && !trial
+            .out
+            .iter()
+            .any(|c| c.rule == "input.property-added")
 }
 
 fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {
@@ -494,7 +508,11 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
                     (other[oi].clone(), piece.clone(), di)
                 }
             };
-            if let Some(pieces) = by_type(root, d) {
+            // (a branch that accepts nothing needs no partner among
+            // alternatives; in an `allOf` it empties the whole node, the
+            // strongest constraint there is)
+            let conjunct = plan.kw.0 == Some("allOf");
+            if let Some(pieces) = by_type(root, d).filter(|p| !(conjunct && p.is_empty())) {
                 let mut found: Vec<(usize, Vec<super::Change>)> = vec![];
                 let all = pieces.iter().all(|piece| {
                     let mut hit: Option<Partner<(bool, bool, usize)>> = None;
@@ -747,7 +765,7 @@ fn same_meaning(cx: &mut Cx<'_>, old: &Value, new: &Value, ptr: &str) -> bool {
         .all(|dir| {
             let mut trial = cx.trial_in(dir);
             trial.cmp(old, new, ptr, false);
-            trial.breaking_count() == 0
+            exactly_within(&trial)
         })
 }
 
@@ -888,7 +906,7 @@ pub(crate) fn compare_all_of_and_not(
     // a branch holding only keywords no value of the node is subject to
     // (another type's) accepts every such value: it constrains nothing
     let idle = |root: &Value, s: &Shape<'_>| {
-        let (idle, _) = super::vacuous::idle_and_empty(root, s);
+        let idle = super::vacuous::idle_beside_all_of(root, s);
         branches(s, "allOf")
             .into_iter()
             .filter(|b| {

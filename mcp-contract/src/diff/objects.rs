@@ -230,6 +230,11 @@ pub(crate) fn compare_objects(
                     // schema that says nothing of objects (`{}`, any value)
                     // took this name with any value before
                     _ if takes_any_keys(so) => cx.cmp(&ANY, n, &at, flip),
+                    // inside `not` the policies for open objects (callers
+                    // send declared fields, clients ignore unknown ones) would
+                    // read backwards: the old object took this name with any
+                    // value, so the declaration is compared as it validates
+                    _ if flip => cx.cmp(&ANY, n, &at, flip),
                     _ => {
                         let what = match cx.dir {
                             Direction::Input if rn.contains(name.as_str()) => {

@@ -52,6 +52,21 @@ pub(crate) fn idle_and_empty(root: &Value, s: &Shape<'_>) -> (Vec<&'static str>,
     (idle_for(t, s), t.is_empty())
 }
 
+/// The idle keywords of a node's residual `allOf` branches: those of the
+/// types the node admits *apart from* those branches. (With them, a branch
+/// that empties the node's objects would make its own keywords look idle:
+/// a closed branch beside a requirement it rejects would vanish.)
+pub(crate) fn idle_beside_all_of(root: &Value, s: &Shape<'_>) -> Vec<&'static str> {
+    let mut map = s.map.clone().into_owned();
+    map.remove("allOf");
+    let apart = Shape {
+        map: std::borrow::Cow::Owned(map),
+        via: s.via.clone(),
+        truncated: s.truncated,
+    };
+    idle_and_empty(root, &apart).0
+}
+
 pub(crate) use crate::schema::types::BY_TYPE;
 
 fn idle_for(t: TypeSet, s: &Shape<'_>) -> Vec<&'static str> {
