@@ -1427,3 +1427,81 @@ fn keywords_beneath_alternatives_of_types_the_node_never_holds_are_idle() {
     let old = node(None, json!({"type": "string"}));
     assert!(!breaking_in(old, node(None, json!({"type": "number"}))).is_empty());
 }
+
+/// soundness.rs, seeds 1, 2 and 3 (6000 cases): `additionalProperties`
+/// sees only its own object's `properties`, not those its alternatives or
+/// a sibling `$ref` declare, so closing beside them rejects their fields.
+#[test]
+fn additional_properties_false_beside_alternatives_or_a_reference_rejects_their_fields() {
+    let alternatives = |closed: bool| {
+        let mut v = json!({"anyOf": [
+            {"properties": {"b": {}}, "required": ["b"], "type": "object"},
+            {"type": "null"}
+        ]});
+        if closed {
+            v["additionalProperties"] = json!(false);
+        }
+        prop(v)
+    };
+    // {"v": {"b": 0}} is rejected now
+    assert!(!breaking_in(alternatives(false), alternatives(true)).is_empty());
+    let object = json!({"properties": {"a": {}, "c": {"items": {}, "type": "array"}}, "required": ["c"], "type": "object"});
+    let mut new = prop(json!({"allOf": [{"$ref": "#/$defs/D0", "additionalProperties": false}]}));
+    new["$defs"] = json!({"D0": object.clone()});
+    // {"v": {"c": []}} is rejected now
+    assert!(!breaking_in(prop(object.clone()), new.clone()).is_empty());
+    // the same closed reference under another name: nothing changed
+    let mut renamed =
+        prop(json!({"allOf": [{"$ref": "#/$defs/D1", "additionalProperties": false}]}));
+    renamed["$defs"] = json!({"D1": object});
+    assert_eq!(breaking_in(new, renamed), vec![]);
+}
+
+/// soundness.rs, seed 1: an output that could hold no value (`not: {}` in
+/// an `allOf`) widens when it can hold one (null here).
+#[test]
+fn an_output_that_held_no_value_widens_when_it_holds_one() {
+    let old = prop(json!({"allOf": [{"not": {"type": "number"}}, {"not": {}}]}));
+    let new = prop(json!({"allOf": [
+        {"not": {"type": "number"}},
+        {"anyOf": [{"not": {}}, {"type": "null"}], "not": {"type": "object"}}
+    ]}));
+    assert!(!breaking_out(old.clone(), new).is_empty());
+    // still nothing it can hold
+    let quiet = prop(json!({"allOf": [{"not": {"type": "string"}}, {"not": {}}]}));
+    assert_eq!(breaking_out(old, quiet), vec![]);
+}
+
+/// soundness.rs, seeds 3 and 20261201: narrowing a `oneOf` branch another
+/// branch overlaps widens the `oneOf` (fewer values match two branches).
+#[test]
+fn narrowing_a_one_of_branch_another_overlaps_widens_an_output() {
+    let node = |first: Value, b: Value| {
+        prop(
+            json!({"oneOf": [first, {"properties": {"b": b}, "required": ["b"], "type": "object"}]}),
+        )
+    };
+    let b_old = json!({"type": ["null", "object"]});
+    let b_new = json!({"maxLength": 0, "properties": {"a": {"type": "boolean"}}, "type": ["null", "object"]});
+    // {"v": {"b": {"a": "a"}}} matched both branches before, only `{}` now
+    let fires = breaking_out(
+        node(json!({}), b_old.clone()),
+        node(json!({}), b_new.clone()),
+    );
+    assert!(!fires.is_empty());
+    // the first branch holds no object: nothing matched both
+    let quiet = breaking_out(
+        node(json!({"type": "string"}), b_old),
+        node(json!({"type": "string"}), b_new),
+    );
+    assert_eq!(quiet, vec![]);
+    let old =
+        prop(json!({"oneOf": [{"not": {"type": "string"}}, {"anyOf": [{}, {"type": "null"}]}]}));
+    let mut new = prop(json!({"oneOf": [
+        {"not": {"type": "string"}},
+        {"anyOf": [{"properties": {"b": {"$ref": "#/$defs/D0"}}}, {"type": "null"}]}
+    ]}));
+    new["$defs"] = json!({"D0": {"type": "object"}});
+    // {"v": {"b": 10}} matched both branches before
+    assert!(!breaking_out(old, new).is_empty());
+}

@@ -347,11 +347,7 @@ fn within_types(
 /// the field with another value are no longer accepted, which matters
 /// where exclusivity counts them (`oneOf`).
 fn exactly_within(trial: &Cx<'_>) -> bool {
-    trial.breaking_count() == 0
-        && !trial
-            .out
-            .iter()
-            .any(|c| c.rule == "input.property-added")
+    trial.breaking_count() == 0 && !trial.out.iter().any(|c| c.rule == "input.property-added")
 }
 
 fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {
@@ -465,7 +461,21 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
     }
     let decls = Rc::new(level);
     let cover = AnyOfCover::new(cx, olds, news, flip, plan);
+    // an output `oneOf` branch whose every value another branch also takes
+    // never validates: nothing reaches clients through it, so its pairing
+    // breaks no one (what changing it does to the other branches'
+    // exclusivity is `one_of_overlap`'s to judge, on its own)
+    let dead = if cx.dir == Direction::Output
+        && !flip
+        && !plan.dominant_is_old
+        && plan.kw.1 == Some("oneOf")
+    {
+        never_validating(cx.new_root, news)
+    } else {
+        vec![false; dominant.len()]
+    };
     for (di, d) in dominant.iter().enumerate() {
+        let keep = |c: &super::Change| !dead[di] || c.severity != Severity::Breaking;
         let mut best: Option<Partner<(usize, bool, usize)>> = None;
         for (oi, o) in other.iter().enumerate() {
             let (old_v, new_v, new_i) = if plan.dominant_is_old {
@@ -533,7 +543,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
                 if all {
                     for (oi, changes) in found {
                         other_used[oi] = true;
-                        cx.out.extend(changes);
+                        cx.out.extend(changes.into_iter().filter(keep));
                     }
                     continue;
                 }
@@ -578,12 +588,12 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
                             .iter()
                             .any(|k| c.rule.contains(k))
                     };
-                    cx.out.extend(changes.into_iter().filter(kept));
+                    cx.out.extend(changes.into_iter().filter(kept).filter(keep));
                 } else {
-                    cx.out.extend(changes);
+                    cx.out.extend(changes.into_iter().filter(keep));
                 }
             }
-            _ if cover.holds_alone(cx, d, plan.dominant_is_old) => {}
+            _ if cover.holds_alone(cx, d, plan.dominant_is_old) || dead[di] => {}
             _ => {
                 let (suffix, effect) = plan.dominant_missing;
                 let at = if plan.dominant_is_old {
@@ -613,6 +623,25 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
             c.detail.values = vec![o.clone()];
         }
     }
+}
+
+/// Which of the `oneOf` branches `bs` (in `root`) never validate: every
+/// value of their types another branch accepts in full, so such a value
+/// matches two branches (a branch that accepts nothing included).
+fn never_validating(root: &Value, bs: &[Value]) -> Vec<bool> {
+    if bs.len() > 16 {
+        return vec![false; bs.len()];
+    }
+    let full: Vec<TypeSet> = bs
+        .iter()
+        .map(|b| super::coverage::full_types(root, b))
+        .collect();
+    (0..bs.len())
+        .map(|i| {
+            let t = super::vacuous::node_types(root, &bs[i]);
+            (0..bs.len()).any(|j| j != i && full[j].contains(t))
+        })
+        .collect()
 }
 
 /// `anyOf` coverage: a value a changed (or unpaired) branch lost is still
