@@ -1505,3 +1505,21 @@ fn narrowing_a_one_of_branch_another_overlaps_widens_an_output() {
     // {"v": {"b": 10}} matched both branches before
     assert!(!breaking_out(old, new).is_empty());
 }
+
+/// soundness.rs, seed 6: a field a closed output alternative gains is new
+/// there even when a sibling alternative declares it ({"a": .., "b": ..}
+/// matched neither closed branch before).
+#[test]
+fn a_field_a_closed_output_alternative_gains_is_new_there() {
+    let closed = |names: &[&str]| {
+        let props: serde_json::Map<String, Value> =
+            names.iter().map(|n| (n.to_string(), json!({}))).collect();
+        json!({"additionalProperties": false, "properties": props, "type": "object"})
+    };
+    let old = prop(json!({"oneOf": [closed(&["b"]), closed(&["a"])]}));
+    let new = prop(json!({"oneOf": [closed(&["a", "b"]), closed(&["a"])]}));
+    assert!(!breaking_out(old.clone(), new).is_empty());
+    // the same fields, the alternatives listed the other way round
+    let quiet = prop(json!({"oneOf": [closed(&["a"]), closed(&["b"])]}));
+    assert_eq!(breaking_out(old, quiet), vec![]);
+}

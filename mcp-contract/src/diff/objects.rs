@@ -205,7 +205,12 @@ pub(crate) fn compare_objects(
                 match (old_pattern_schema(so, name), rest_old) {
                     (Some(schema), _) => cx.cmp(schema, n, &at, flip),
                     (None, Rest::Schema(ap)) => cx.cmp(ap, n, &at, flip),
-                    (None, Rest::Closed) if decls.is_empty() => {
+                    // (where a widening breaks, a name the closed old object
+                    // rejected is new here even if a sibling alternative
+                    // declared it: values with it matched only that one)
+                    (None, Rest::Closed)
+                        if decls.is_empty() || (cx.dir == Direction::Output) != flip =>
+                    {
                         let what = match cx.dir {
                             Direction::Input => format!("field \"{name}\" was added to a closed object: calls may now send it"),
                             Direction::Output => format!("field \"{name}\" was added to an object that promised no other fields: strict clients reject it"),
