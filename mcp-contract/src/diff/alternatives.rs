@@ -634,7 +634,7 @@ fn never_validating(root: &Value, bs: &[Value]) -> Vec<bool> {
     }
     let full: Vec<TypeSet> = bs
         .iter()
-        .map(|b| super::coverage::full_types(root, b))
+        .map(|b| super::coverage::full_types_shallow(root, b))
         .collect();
     (0..bs.len())
         .map(|i| {

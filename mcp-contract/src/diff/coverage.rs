@@ -26,6 +26,15 @@ pub(crate) fn full_types(root: &Value, node: &Value) -> TypeSet {
     full(root, node, 0)
 }
 
+/// [`full_types`] looking only a few levels down (deeper: no type), for
+/// questions asked at every node of a comparison.
+pub(crate) fn full_types_shallow(root: &Value, node: &Value) -> TypeSet {
+    full(root, node, MAX_DEPTH - SHALLOW_LEVELS)
+}
+
+/// Levels [`full_types_shallow`] looks down.
+const SHALLOW_LEVELS: usize = 3;
+
 /// A keyword of [`BY_TYPE`] whose value constrains nothing (`minLength: 0`, `required: []`,
 /// `additionalProperties: true`, `properties` whose members accept anything).
 fn vacuous_keyword(root: &Value, k: &str, v: &Value, depth: usize) -> bool {
