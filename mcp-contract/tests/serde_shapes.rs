@@ -1523,3 +1523,24 @@ fn a_field_a_closed_output_alternative_gains_is_new_there() {
     let quiet = prop(json!({"oneOf": [closed(&["a"]), closed(&["b"])]}));
     assert_eq!(breaking_out(old, quiet), vec![]);
 }
+
+/// soundness.rs, seed 15: an open input alternative took a field a sibling
+/// alternative declares with any value; the partner it finds now must too.
+#[test]
+fn an_open_input_alternative_took_a_sibling_declared_field_with_any_value() {
+    let node = |other: Value| {
+        prop(json!({"oneOf": [
+            {"properties": {"a": {"type": "string"}}, "type": "object"},
+            other
+        ]}))
+    };
+    let old = node(json!({"allOf": [{"type": "object"}, {}]}));
+    // {"v": {"a": false}} matched the second branch alone; now neither
+    let new = node(json!({"allOf": [
+        {"type": "object"},
+        {"additionalProperties": false, "properties": {"a": {"type": "object"}}}
+    ]}));
+    assert!(!breaking_in(old.clone(), new).is_empty());
+    // the open branch stays as open, spelled without the allOf
+    assert_eq!(breaking_in(old, node(json!({"type": "object"}))), vec![]);
+}

@@ -221,6 +221,15 @@ pub(crate) fn compare_objects(
                         };
                         cx.emit(suffix, Effect::Widened, flip, &at, Some(name), what);
                     }
+                    // an open old object took this name with any value (a
+                    // sibling alternative's declaration does not bind it):
+                    // where a narrowing breaks, that is what it is compared with
+                    _ if rest_old == Rest::Open
+                        && !decls.is_empty()
+                        && (cx.dir == Direction::Input) != flip =>
+                    {
+                        cx.cmp(&ANY, n, &at, flip)
+                    }
                     _ if !decls.is_empty() => {
                         let old_decl = if decls.len() == 1 {
                             decls[0].clone()
