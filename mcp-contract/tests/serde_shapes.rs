@@ -1544,3 +1544,26 @@ fn an_open_input_alternative_took_a_sibling_declared_field_with_any_value() {
     // the open branch stays as open, spelled without the allOf
     assert_eq!(breaking_in(old, node(json!({"type": "object"}))), vec![]);
 }
+
+/// soundness.rs, seed 23: a field a closed `allOf` branch gains is new in
+/// the output even when the other branch declares the same names otherwise.
+#[test]
+fn a_field_a_closed_all_of_branch_gains_widens_an_output() {
+    let node = |extra: Option<Value>| {
+        let mut closed = json!({"additionalProperties": false, "type": "object",
+            "properties": {"b": {}, "c": {"properties": {"b": {}}, "type": "object"}}});
+        if let Some(x) = extra {
+            closed["properties"]["a"] = x;
+        }
+        prop(json!({"allOf": [{"properties": {"c": {}}, "type": "object"}, closed]}))
+    };
+    // {"v": {"a": [], "c": {}}} is allowed now
+    assert!(!breaking_out(node(None), node(Some(json!({"type": "array"})))).is_empty());
+    // the closed branch listed first: nothing changed
+    let closed_first = prop(json!({"allOf": [
+        {"additionalProperties": false, "type": "object",
+         "properties": {"b": {}, "c": {"properties": {"b": {}}, "type": "object"}}},
+        {"properties": {"c": {}}, "type": "object"}
+    ]}));
+    assert_eq!(breaking_out(node(None), closed_first), vec![]);
+}

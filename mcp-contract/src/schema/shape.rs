@@ -177,7 +177,19 @@ pub fn merge_exact(
     extra_annotations_win: bool,
 ) -> Map<String, Value> {
     let mut leftover = Map::new();
-    let whole = !mergeable(base, extra);
+    // `additionalProperties` judges names by the `properties` and
+    // `patternProperties` beside it: when those cannot be merged (a name
+    // declared differently) it must stay with its own, so all of `extra` does
+    let rest = |m: &Map<String, Value>| m.contains_key("additionalProperties");
+    let clash = |k: &str| match (base.get(k), extra.get(k)) {
+        (Some(Value::Object(a)), Some(Value::Object(b))) if k == "properties" => {
+            b.iter().any(|(n, s)| a.get(n).is_some_and(|x| x != s))
+        }
+        (Some(a), Some(b)) => a != b,
+        _ => false,
+    };
+    let whole = !mergeable(base, extra)
+        || ((rest(base) || rest(extra)) && (clash("properties") || clash("patternProperties")));
     for (k, v) in extra {
         let annotation = ANNOTATION_KEYWORDS.contains(&k.as_str());
         if annotation {
@@ -379,6 +391,21 @@ mod tests {
         assert_eq!(
             Value::Object(s.map.into_owned()),
             json!({"type": "object", "required": ["a"]})
+        );
+    }
+
+    /// soundness.rs, seed 23: a closed branch whose `properties` collide
+    /// with the node's stays whole (its `additionalProperties` beside the
+    /// node's declarations alone would judge other names).
+    #[test]
+    fn a_closed_branch_whose_properties_collide_stays_whole() {
+        let root = json!({});
+        let closed = json!({"additionalProperties": false, "properties": {"b": {}, "c": {"type": "object"}}});
+        let node = json!({"allOf": [{"properties": {"c": {}}, "type": "object"}, closed]});
+        let s = shape(&root, &node);
+        assert_eq!(
+            Value::Object(s.map.into_owned()),
+            json!({"properties": {"c": {}}, "type": "object", "allOf": [closed]})
         );
     }
 }
