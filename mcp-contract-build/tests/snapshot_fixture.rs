@@ -22,11 +22,25 @@ fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny-server")
 }
 
-/// A scratch area kept for the whole test run (one shared target directory).
+/// A scratch area for the whole test run, under cargo's temp directory for
+/// tests (a `static` temp dir is never dropped, so it leaked ~600 MB a run).
+/// Reused across runs: everything but the shared target directory is
+/// removed when the run starts, so every copied fixture is fresh.
 fn scratch() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().expect("temp dir"))
-        .path()
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("snapshot_fixture");
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries.flatten() {
+                if e.file_name() != "target-shared" {
+                    let path = e.path();
+                    let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
+                }
+            }
+        }
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    })
 }
 
 /// Serializes the tests: they share one target directory.
