@@ -19,13 +19,13 @@ pub struct Baseline {
 /// Resolves the baseline, refusing every situation in which it could not
 /// see the history it needs (never a silent "nothing changed").
 pub fn resolve_baseline(repo: &Repo, against: Option<&str>) -> Result<Baseline, InputError> {
-    if repo.resolve_commit("HEAD")?.is_none() {
+    let Some(head) = repo.resolve_commit("HEAD")? else {
         return Err(InputError::new(
             repo.root.display().to_string(),
             "the repository has no commits yet, so there is no baseline to compare with",
         )
         .fix("commit the lockfile first (`git add contracts/ && git commit`); a surface that was never published has nothing to break"));
-    }
+    };
     if repo.is_shallow()? {
         return Err(InputError::new(
             repo.root.display().to_string(),
@@ -71,7 +71,6 @@ pub fn resolve_baseline(repo: &Repo, against: Option<&str>) -> Result<Baseline, 
         )
         .fix("pass the baseline explicitly with `--against REV`"));
     }
-    let head = repo.resolve_commit("HEAD")?.unwrap_or_default();
     let description = if merge_base == head {
         format!("HEAD, where {branch} is (the uncommitted changes are checked)")
     } else {
@@ -95,15 +94,102 @@ fn default_branch(repo: &Repo) -> Result<Option<String>, InputError> {
             }
         }
     }
-    for (full, short) in [
+    // The candidates in order of preference, asked of git in one process:
+    // `for-each-ref` lists those that exist (in its own order), with what
+    // they point at.
+    const CANDIDATES: [(&str, &str); 4] = [
         ("refs/remotes/origin/main", "origin/main"),
         ("refs/remotes/origin/master", "origin/master"),
         ("refs/heads/main", "main"),
         ("refs/heads/master", "master"),
-    ] {
-        if repo.resolve_commit(full)?.is_some() {
-            return Ok(Some(short.to_string()));
-        }
+    ];
+    // (`%(*objecttype)`: what an annotated tag peels to, as `^{commit}` would)
+    let mut args = vec![
+        "for-each-ref",
+        "--format=%(objecttype) %(*objecttype) %(refname)",
+    ];
+    args.extend(CANDIDATES.iter().map(|(full, _)| *full));
+    let listed = repo.git_ok(args)?;
+    let commits: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| {
+            let (kind, rest) = l.split_once(' ')?;
+            let (peeled, name) = rest.split_once(' ')?;
+            (kind == "commit" || peeled == "commit").then_some(name)
+        })
+        .collect();
+    Ok(CANDIDATES
+        .iter()
+        .find(|(full, _)| commits.contains(full))
+        .map(|(_, short)| short.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::process::Command;
+
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let ok = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("git runs")
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
     }
-    Ok(None)
+
+    /// The default branch is the first candidate that exists, in the
+    /// documented order, whatever order git lists them in.
+    #[test]
+    fn default_branch_prefers_the_remote_then_main_then_master() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q", "-b", "master"]);
+        git(dir, &["commit", "-q", "--allow-empty", "-m", "one"]);
+        let repo = Repo::discover(dir).unwrap();
+        assert_eq!(default_branch(&repo).unwrap().as_deref(), Some("master"));
+        git(dir, &["branch", "main"]);
+        assert_eq!(default_branch(&repo).unwrap().as_deref(), Some("main"));
+        git(dir, &["update-ref", "refs/remotes/origin/master", "HEAD"]);
+        assert_eq!(
+            default_branch(&repo).unwrap().as_deref(),
+            Some("origin/master")
+        );
+        git(dir, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+        assert_eq!(
+            default_branch(&repo).unwrap().as_deref(),
+            Some("origin/main")
+        );
+        // an annotated tag's object counts as the commit it peels to; a
+        // ref to anything else is not a branch to compare with
+        git(dir, &["tag", "-a", "-m", "t", "t1"]);
+        git(
+            dir,
+            &["update-ref", "refs/remotes/origin/main", "refs/tags/t1"],
+        );
+        assert_eq!(
+            default_branch(&repo).unwrap().as_deref(),
+            Some("origin/main")
+        );
+        git(
+            dir,
+            &["update-ref", "refs/remotes/origin/main", "HEAD^{tree}"],
+        );
+        assert_eq!(
+            default_branch(&repo).unwrap().as_deref(),
+            Some("origin/master")
+        );
+    }
 }
