@@ -211,15 +211,7 @@ mod tests {
                 panic!("a struct")
             };
             let attr = s.attrs.iter().find(|a| is_tool_attr(a)).unwrap();
-            let real: Vec<(usize, usize, String)> = tool_def_from_attr(attr, s)
-                .err()
-                .unwrap()
-                .into_iter()
-                .map(|e| {
-                    let at = e.span().start();
-                    (at.line, at.column + 1, e.to_string())
-                })
-                .collect();
+            let real = crate::source::span_positions(tool_def_from_attr(attr, s).err().unwrap());
             assert_eq!(problems, &real, "{text}");
         }
         // A field attribute's unknown key is found once its `=` is read:

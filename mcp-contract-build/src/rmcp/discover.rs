@@ -413,15 +413,7 @@ mod tests {
                 Item::Fn(f) => f.attrs.clone(),
                 _ => unreachable!("an impl or a fn"),
             };
-            let real: Vec<(usize, usize, String)> = parse_tool_attr(&attrs[0])
-                .err()
-                .unwrap()
-                .into_iter()
-                .map(|e| {
-                    let at = e.span().start();
-                    (at.line, at.column + 1, e.to_string())
-                })
-                .collect();
+            let real = crate::source::span_positions(parse_tool_attr(&attrs[0]).err().unwrap());
             assert_eq!(problems, &real, "{text}");
         }
     }

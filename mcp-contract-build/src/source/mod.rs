@@ -210,3 +210,16 @@ impl fmt::Debug for Source {
             .finish()
     }
 }
+
+/// Tests only: each of `err`'s messages at proc-macro2's own span position
+/// (line, 1-based column) — the oracle the text-derived positions are
+/// checked against (the dev-dependency turns on `span-locations`).
+#[cfg(test)]
+pub(crate) fn span_positions(err: syn::Error) -> Vec<(usize, usize, String)> {
+    err.into_iter()
+        .map(|e| {
+            let at = e.span().start();
+            (at.line, at.column + 1, e.to_string())
+        })
+        .collect()
+}
