@@ -5,8 +5,9 @@
 //! Rust types, and keeps `contracts/mcp-contract.lock` current: written only
 //! when its content changed, never in CI or locked mode (there a stale
 //! lockfile fails the build with the command that fixes it). It also writes
-//! each tool's published definition to `OUT_DIR`, where the macro embeds it:
-//! the schema the server publishes is the locked one.
+//! each tool's locked entry (its published definition and version) to
+//! `OUT_DIR`, where the macro embeds it: the schema the server publishes is
+//! the locked one.
 //!
 //! ```no_run
 //! // build.rs: `fn main() { mcp_contract_build::snapshot() }`

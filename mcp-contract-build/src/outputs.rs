@@ -146,8 +146,8 @@ fn tool_changes(existing: &[u8], rendered: &Rendered) -> Vec<String> {
     out
 }
 
-/// Writes `<out_dir>/mcp-contract/<tool>.json` (the published definition,
-/// canonical compact JSON) for every tool, only where the content changed,
+/// Writes `<out_dir>/mcp-contract/<tool>.json` (the embedded entry, see
+/// [`embedded_text`]) for every tool, only where the content changed,
 /// and removes entries of tools that no longer exist.
 pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
     let dir = out_dir.join(OUT_SUBDIR);
@@ -161,7 +161,7 @@ pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
     std::fs::create_dir_all(&dir).map_err(io(dir.clone(), "create the directory"))?;
     for (name, entry) in rendered.tools() {
         let path = dir.join(format!("{name}.json"));
-        let text = published_text(name, entry);
+        let text = embedded_text(name, entry);
         lockfile::write_if_changed(&path, &text).map_err(io(path.clone(), "write"))?;
     }
     let entries = std::fs::read_dir(&dir).map_err(io(dir.clone(), "list"))?;
@@ -206,11 +206,19 @@ pub fn write_lockfile(path: &Path, shown: &Path, text: &str) -> Result<bool, Err
     })
 }
 
-/// A locked entry as `tools/list` publishes it (`Tool::to_published`), as
-/// compact JSON. The entry is canonical already and serde_json's map keeps
-/// keys sorted, so this is the canonical compact form without a second pass.
-pub fn published_text(name: &str, entry: &Value) -> String {
-    published_value(name, entry).to_string()
+/// A locked entry as the macro embeds it (`LockedTool::entry`): the
+/// published definition (`Tool::to_published`) plus the contract's
+/// `version` when declared, so the generated code needs no constant for
+/// the name or the version. Compact JSON: the entry is canonical already
+/// and serde_json's map keeps keys sorted, so this is the canonical compact
+/// form without a second pass.
+pub fn embedded_text(name: &str, entry: &Value) -> String {
+    let mut embedded = entry.clone();
+    if let Value::Object(m) = &mut embedded {
+        m.remove("digest");
+        m.insert("name".into(), Value::String(name.to_string()));
+    }
+    embedded.to_string()
 }
 
 /// A locked entry as `tools/list` publishes it: without `digest` and
@@ -284,9 +292,19 @@ mod tests {
         for (name, entry) in r.tools() {
             let tool = s.get(name).unwrap();
             assert_eq!(
-                published_text(name, entry),
+                published_value(name, entry).to_string(),
                 canonical::to_compact_string(&tool.to_published())
             );
+            // The embedded entry is the published form plus the version,
+            // and reads back as the same tool.
+            let embedded = embedded_text(name, entry);
+            let mut published = tool.to_published();
+            if let (Value::Object(m), Some(v)) = (&mut published, tool.version) {
+                m.insert("version".into(), Value::from(v));
+            }
+            assert_eq!(embedded, canonical::to_compact_string(&published));
+            let back = mcp_contract::__private::locked_tool(&embedded);
+            assert_eq!((&back.name, back.to_entry()), (&tool.name, tool.to_entry()));
         }
     }
 

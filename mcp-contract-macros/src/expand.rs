@@ -1,39 +1,34 @@
 //! The expansion: the struct as written (minus the `#[mcp_contract(...)]`
-//! field attributes) and an `impl LockedTool` that embeds the published tool
-//! definition the build step wrote to `OUT_DIR`. Generated code names only
+//! field attributes) and an `impl LockedTool` that embeds the locked entry
+//! the build step wrote to `OUT_DIR` (the published tool definition and the
+//! contract's version) as one string literal. Generated code names only
 //! `::mcp_contract::__private` paths.
 
 use std::fmt::Write;
-use std::path::PathBuf;
 
 use mcp_contract_syntax::{strip_field_attrs, QuickDef, ToolDef};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::Ident;
 
-use crate::validate::OUT_SUBDIR;
-
 /// What the `impl LockedTool` is made of, from either a full [`ToolDef`]
 /// or a [`QuickDef`] (no aliases, no reserved names).
 pub struct Embed<'a> {
     pub ident: &'a Ident,
-    pub name: &'a str,
-    pub version: Option<u64>,
     /// The output type's tokens, as written.
     pub output: Option<TokenStream>,
     /// `(deprecated name, Rust field)`.
     pub aliases: Vec<(String, String)>,
     pub reserved: &'a [String],
-    /// `$OUT_DIR/mcp-contract/<name>.json`, which the build step wrote.
-    pub entry: PathBuf,
+    /// The text of `$OUT_DIR/mcp-contract/<name>.json`, which the build
+    /// step wrote.
+    pub entry: String,
 }
 
 impl<'a> Embed<'a> {
-    pub fn full(def: &'a ToolDef, entry: PathBuf) -> Self {
+    pub fn full(def: &'a ToolDef, entry: String) -> Self {
         Embed {
             ident: &def.ident,
-            name: &def.name,
-            version: def.version,
             output: def.output.as_ref().map(ToTokens::to_token_stream),
             aliases: def
                 .aliases
@@ -45,11 +40,9 @@ impl<'a> Embed<'a> {
         }
     }
 
-    pub fn quick(def: &'a QuickDef, entry: PathBuf) -> Self {
+    pub fn quick(def: &'a QuickDef, entry: String) -> Self {
         Embed {
             ident: &def.ident,
-            name: &def.name,
-            version: def.version,
             output: def.output.clone(),
             aliases: Vec::new(),
             reserved: &[],
@@ -59,7 +52,7 @@ impl<'a> Embed<'a> {
 }
 
 /// The parsed struct with its contract attributes stripped, then the impl.
-pub fn expand(def: &ToolDef, entry: PathBuf, mut item: syn::Item) -> TokenStream {
+pub fn expand(def: &ToolDef, entry: String, mut item: syn::Item) -> TokenStream {
     if let syn::Item::Struct(s) = &mut item {
         strip_field_attrs(s);
     }
@@ -70,7 +63,7 @@ pub fn expand(def: &ToolDef, entry: PathBuf, mut item: syn::Item) -> TokenStream
 
 /// The item's own tokens, untouched (it has no contract attributes to
 /// strip), then the impl: no parse, no re-printing.
-pub fn expand_quick(def: &QuickDef, entry: PathBuf, item: TokenStream) -> TokenStream {
+pub fn expand_quick(def: &QuickDef, entry: String, item: TokenStream) -> TokenStream {
     let mut out = item;
     out.extend(locked_tool_impl(&Embed::quick(def, entry)));
     out
@@ -82,33 +75,20 @@ pub fn expand_quick(def: &QuickDef, entry: PathBuf, item: TokenStream) -> TokenS
 /// the text again in the macro to validate it. Only the output type keeps
 /// its tokens (and so its spans, for "cannot find type" errors). Items
 /// equal to the trait's defaults are left out: each generated item costs
-/// rustc resolution, hashing and metadata in every build of the crate.
+/// rustc resolution, hashing and metadata in every build of the crate. The
+/// name and version are not emitted at all: the entry carries them (an
+/// associated `const` costs rustc about three times a function; see
+/// `mcp_contract::__private`).
 fn locked_tool_impl(e: &Embed) -> TokenStream {
-    let name = e.name;
     // Every piece of text below is a Rust token by construction: the name
     // is a valid tool name, identifiers print as identifiers, and strings
     // are written with `{:?}`, which escapes them as Rust literals.
-    let mut body = format!("const NAME: &'static str = {name:?};");
-    // The path as a literal (the macro has just checked the file exists):
-    // `concat!(env!("OUT_DIR"), ..)` costs two more macro expansions per
-    // tool on every build. A path that is not UTF-8 cannot be a literal.
-    let _ = match e.entry.to_str() {
-        Some(path) => write!(
-            body,
-            " fn entry() -> &'static str {{ ::core::include_str!({path:?}) }}"
-        ),
-        None => write!(
-            body,
-            " fn entry() -> &'static str {{ ::core::include_str!(::core::concat!(::core::env!(\"OUT_DIR\"), {:?})) }}",
-            format!("/{OUT_SUBDIR}/{name}.json")
-        ),
-    };
-    if let Some(v) = e.version {
-        let _ = write!(
-            body,
-            " const VERSION: ::core::option::Option<u64> = ::core::option::Option::Some({v});"
-        );
-    }
+    let mut body = String::new();
+    // The entry as a string literal, read by the macro: see
+    // `validate::snapshotted` for why not `include_str!`.
+    let _ = write!(body, " fn entry() -> &'static str {{ ");
+    string_literal(&mut body, &e.entry);
+    body.push_str(" }");
     if !e.aliases.is_empty() {
         body.push_str(" const ALIASES: &'static [(&'static str, &'static str)] = &[");
         for (alias, field) in &e.aliases {
@@ -138,6 +118,26 @@ fn locked_tool_impl(e: &Embed) -> TokenStream {
     }
 }
 
+/// `text` as a Rust string literal: raw (`r#"…"#`, nothing to unescape:
+/// JSON is full of quotes) unless it holds a carriage return, which a raw
+/// string cannot; then escaped by `{:?}`.
+fn string_literal(out: &mut String, text: &str) {
+    if text.contains('\r') {
+        let _ = write!(out, "{text:?}");
+        return;
+    }
+    // The fewest `#` that no quote in the text is followed by (`"#/$defs/…`
+    // is common, so usually two). Searched with `str::contains`, which is
+    // compiled optimized even in this unoptimized macro; the loop ends by
+    // the text's length at the latest.
+    let mut closing = String::from("\"#");
+    while text.contains(&closing) {
+        closing.push('#');
+    }
+    let hashes = &closing[1..];
+    let _ = write!(out, "r{hashes}\"{text}{closing}");
+}
+
 /// `text` lexed by rustc (one bridge call, in the optimized compiler).
 fn lex(text: &str) -> TokenStream {
     match text.parse::<proc_macro::TokenStream>() {
@@ -157,4 +157,30 @@ pub fn with_error(err: syn::Error, mut item: syn::Item) -> TokenStream {
     }
     let err = err.to_compile_error();
     quote!(#err #item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::string_literal;
+
+    /// Every text comes back from the literal unchanged: quotes followed by
+    /// `#` runs (a `$ref` is `"#/$defs/…"`), backslashes, a carriage return.
+    #[test]
+    fn string_literals_read_back_as_the_text() {
+        for text in [
+            r##"{"$ref":"#/$defs/A"}"##,
+            r###"{"a":"##","b":"\"#"}"###,
+            "plain",
+            "",
+            "line\r\nbreak \\ \"quoted\"",
+        ] {
+            let mut out = String::new();
+            string_literal(&mut out, text);
+            let lit: syn::LitStr = syn::parse_str(&out).unwrap_or_else(|e| panic!("{out}: {e}"));
+            assert_eq!(lit.value(), text, "{out}");
+        }
+        let mut out = String::new();
+        string_literal(&mut out, r##"{"$ref":"#/$defs/A"}"##);
+        assert_eq!(out, r####"r##"{"$ref":"#/$defs/A"}"##"####);
+    }
 }

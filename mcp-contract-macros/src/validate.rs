@@ -1,9 +1,6 @@
 //! Checks the attribute against its item (the shared rules of
-//! `mcp-contract-syntax`), then checks that the build step has snapshotted
-//! this tool, so a missing `build.rs` is one clear error, not a cryptic
-//! `include_str!` failure.
-
-use std::path::PathBuf;
+//! `mcp-contract-syntax`), then reads the entry the build step wrote for
+//! this tool, so a missing `build.rs` is one clear error.
 
 use mcp_contract_syntax::ToolDef;
 use proc_macro2::{Span, TokenStream};
@@ -13,31 +10,44 @@ use proc_macro2::{Span, TokenStream};
 pub const OUT_SUBDIR: &str = "mcp-contract";
 
 /// The checked definition and the entry the build step wrote for it.
-pub fn validate(args: TokenStream, item: &syn::Item) -> syn::Result<(ToolDef, PathBuf)> {
+pub fn validate(args: TokenStream, item: &syn::Item) -> syn::Result<(ToolDef, String)> {
     let def = mcp_contract_syntax::tool_def(args, item)?;
     let entry = snapshotted(&def.name, def.name_span)?;
     Ok((def, entry))
 }
 
-/// The tool's entry in `OUT_DIR` (absolute), if the build step wrote it.
-pub fn snapshotted(name: &str, span: Span) -> syn::Result<PathBuf> {
+/// The text of the tool's entry in `OUT_DIR`, if the build step wrote it.
+///
+/// The macro embeds the text itself rather than emitting
+/// `include_str!(path)`: that builtin costs rustc a file load, a source-map
+/// entry and a canonicalized path per tool on every build. No dependency is
+/// lost by it: the file is written only by the build script, and cargo
+/// recompiles the crate whenever its build script ran.
+pub fn snapshotted(name: &str, span: Span) -> syn::Result<String> {
     let Some(out_dir) = std::env::var_os("OUT_DIR") else {
         return Err(syn::Error::new(
             span,
             "no build script: add `build.rs` with `fn main() { mcp_contract_build::snapshot() }`",
         ));
     };
-    let entry = PathBuf::from(out_dir)
+    let entry = std::path::Path::new(&out_dir)
         .join(OUT_SUBDIR)
         .join(format!("{name}.json"));
-    if !entry.is_file() {
-        return Err(syn::Error::new(
+    match std::fs::read_to_string(&entry) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(syn::Error::new(
             span,
             format!(
                 "tool `{name}` was not snapshotted: call `mcp_contract_build::snapshot()` from build.rs \
                  and keep this attribute spelled `#[mcp_contract::tool(...)]` in a module the crate root declares"
             ),
-        ));
+        )),
+        Err(e) => Err(syn::Error::new(
+            span,
+            format!(
+                "cannot read `{}` ({e}): run `cargo clean -p <this package>` and rebuild",
+                entry.display()
+            ),
+        )),
     }
-    Ok(entry)
 }

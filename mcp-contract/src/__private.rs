@@ -2,22 +2,29 @@
 //! only [`LockedTool`] (re-exported at the crate root) is meant to be named by
 //! users.
 //!
-//! The build step (`mcp-contract-build`) writes each tool's published
-//! definition, exactly as locked in `contracts/mcp-contract.lock`, to
-//! `$OUT_DIR/mcp-contract/<name>.json`; the macro embeds that text as
-//! [`LockedTool::entry`]. Everything here turns that one text into the
-//! tool a server publishes, so the published schema cannot differ from the
-//! locked one.
+//! The build step (`mcp-contract-build`) writes each tool's locked entry,
+//! exactly as locked in `contracts/mcp-contract.lock`, to
+//! `$OUT_DIR/mcp-contract/<name>.json`: the published definition plus the
+//! contract's `version` when one is declared. The macro embeds that text as
+//! [`LockedTool::entry`] and nothing else a tool's name or version could be
+//! read from: everything here turns that one text into the tool a server
+//! publishes, so the published schema cannot differ from the locked one.
+//!
+//! Why one function and no constants: every item the macro generates is
+//! compiled on every build of the crate, and an associated `const` costs
+//! rustc far more than a function returning a literal (its value is
+//! evaluated, cached and encoded in the crate's metadata). Measured on the
+//! 200-tool benchmark (`mcp-contract-build/benches/snapshot_200.rs`), the
+//! `NAME` and `VERSION` constants the macro used to emit cost about 3% of
+//! an incremental build; [`LockedTool::name`] and [`LockedTool::version`]
+//! read the entry instead, at run time, once.
 
 use crate::model::Tool;
 
 /// A tool argument type annotated with `#[mcp_contract::tool]`.
 pub trait LockedTool {
-    /// The published tool name.
-    const NAME: &'static str;
-    /// The contract's major version, when declared.
-    const VERSION: Option<u64> = None;
-    /// The published tool definition (canonical JSON) as locked. A function,
+    /// The locked entry: the published tool definition as canonical compact
+    /// JSON, plus the contract's `version` when one is declared. A function,
     /// not a const, so the JSON text stays out of the crate's metadata (a
     /// const's value is encoded there for downstream const evaluation).
     fn entry() -> &'static str;
@@ -28,9 +35,19 @@ pub trait LockedTool {
     /// The structured output type (`()` when the tool declares none).
     type Output;
 
+    /// The published tool name (read from [`Self::entry`]).
+    fn name() -> &'static str {
+        entry_name(Self::entry())
+    }
+
+    /// The contract's major version, when declared (read from [`Self::entry`]).
+    fn version() -> Option<u64> {
+        Self::locked_tool().version
+    }
+
     /// The locked tool as the contract engine models it.
     fn locked_tool() -> Tool {
-        locked_tool(Self::entry(), Self::VERSION)
+        locked_tool(Self::entry())
     }
 
     /// The locked tool as rmcp publishes it in `tools/list`.
@@ -69,19 +86,37 @@ pub trait LockedTool {
 
 /// Parses an embedded entry. The text was written by the build step from the
 /// lockfile's own model, so failing here is a bug in mcp-contract, not bad input.
-pub fn locked_tool(entry: &str, version: Option<u64>) -> Tool {
+pub fn locked_tool(entry: &str) -> Tool {
     let value: serde_json::Value =
         serde_json::from_str(entry).expect("mcp-contract: embedded tool entry is not JSON");
-    let mut tool = crate::load::tool_from_value(&value, "<embedded tool entry>", "")
-        .expect("mcp-contract: embedded tool entry is not a tool");
-    tool.version = version;
-    tool
+    crate::load::tool_from_value(&value, "<embedded tool entry>", "")
+        .expect("mcp-contract: embedded tool entry is not a tool")
 }
 
-/// An embedded entry as an rmcp tool (same JSON, rmcp's types).
+/// The `name` of an embedded entry, borrowed from it (a tool name has no
+/// escapes to decode: the macro and the lockfile accept only
+/// `[A-Za-z0-9_.-]`).
+pub fn entry_name(entry: &'static str) -> &'static str {
+    #[derive(serde::Deserialize)]
+    struct Named<'a> {
+        #[serde(borrow)]
+        name: &'a str,
+    }
+    serde_json::from_str::<Named<'static>>(entry)
+        .expect("mcp-contract: embedded tool entry has no name")
+        .name
+}
+
+/// An embedded entry as an rmcp tool: the published definition (the entry
+/// without `version`, which `tools/list` does not carry), in rmcp's types.
 #[cfg(feature = "rmcp")]
 pub fn rmcp_tool(entry: &str) -> rmcp::model::Tool {
-    serde_json::from_str(entry).expect("mcp-contract: embedded tool entry is not an MCP tool")
+    let mut value: serde_json::Value =
+        serde_json::from_str(entry).expect("mcp-contract: embedded tool entry is not JSON");
+    if let Some(m) = value.as_object_mut() {
+        m.remove("version");
+    }
+    serde_json::from_value(value).expect("mcp-contract: embedded tool entry is not an MCP tool")
 }
 
 /// What `mcp_contract::rmcp!()` expands to: the build step's output, which
@@ -98,12 +133,12 @@ pub fn rmcp_contract(manifest: &str, plan: &str) -> crate::rmcp::Contract {
 mod tests {
     use super::*;
 
+    const PUBLISHED: &str = r#"{"annotations":{"readOnlyHint":true},"description":"Find.","inputSchema":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"name":"search"}"#;
+
     struct Fixture;
     impl LockedTool for Fixture {
-        const NAME: &'static str = "search";
-        const VERSION: Option<u64> = Some(2);
         fn entry() -> &'static str {
-            r#"{"annotations":{"readOnlyHint":true},"description":"Find.","inputSchema":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"name":"search"}"#
+            r#"{"annotations":{"readOnlyHint":true},"description":"Find.","inputSchema":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"name":"search","version":2}"#
         }
         const ALIASES: &'static [(&'static str, &'static str)] = &[];
         const RESERVED: &'static [&'static str] = &[];
@@ -115,8 +150,10 @@ mod tests {
         let tool = Fixture::locked_tool();
         assert_eq!(tool.name, "search");
         assert_eq!(tool.version, Some(2));
+        assert_eq!(Fixture::name(), "search");
+        assert_eq!(Fixture::version(), Some(2));
         let published = crate::canonical::to_compact_string(&tool.to_published());
-        assert_eq!(published, Fixture::entry());
+        assert_eq!(published, PUBLISHED);
     }
 
     #[cfg(feature = "rmcp")]
@@ -125,6 +162,6 @@ mod tests {
         let tool = Fixture::rmcp_tool();
         let back = serde_json::to_value(&tool).unwrap();
         let back = crate::canonical::to_compact_string(&crate::canonical::canonicalize(&back));
-        assert_eq!(back, Fixture::entry());
+        assert_eq!(back, PUBLISHED);
     }
 }

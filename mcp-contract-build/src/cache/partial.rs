@@ -23,7 +23,7 @@ use mcp_contract::{lockfile, Surface};
 use serde_json::Value;
 
 use super::splice::{replace, Layout};
-use crate::outputs::{published_text, published_value, OUT_SUBDIR};
+use crate::outputs::{embedded_text, published_value, OUT_SUBDIR};
 use crate::rmcp::link::MANIFEST_PATH;
 
 /// The new text of every file the step writes, for a surface that differs
@@ -84,7 +84,7 @@ pub fn patch(
         manifest = replace(&manifest, &["published", name], &published, Layout::Compact)?;
         files.push((
             Path::new(OUT_SUBDIR).join(format!("{name}.json")),
-            published_text(name, entry),
+            embedded_text(name, entry),
         ));
     }
     files.push((PathBuf::from(PLAN_PATH), plan_text));

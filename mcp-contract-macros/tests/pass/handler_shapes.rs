@@ -16,7 +16,6 @@ pub struct EchoArgs {
 
 // What `#[mcp_contract::tool]` generates (it needs the build step's OUT_DIR).
 impl LockedTool for EchoArgs {
-    const NAME: &'static str = "echo";
     fn entry() -> &'static str {
         r#"{"inputSchema":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"name":"echo"}"#
     }

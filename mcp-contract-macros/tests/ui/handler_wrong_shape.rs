@@ -8,7 +8,6 @@ pub struct EchoArgs {
 }
 
 impl LockedTool for EchoArgs {
-    const NAME: &'static str = "echo";
     fn entry() -> &'static str {
         r#"{"inputSchema":{"type":"object"},"name":"echo"}"#
     }
