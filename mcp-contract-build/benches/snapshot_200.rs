@@ -12,8 +12,9 @@
 //!   step (attribute + `build.rs`) and without it. "Without" is the same
 //!   sources with no attribute, no `build.rs` and no build-dependency (the
 //!   attribute cannot be kept without the step: it embeds what the step
-//!   writes). Both depend on `mcp-contract` with the `macros` feature, so
-//!   both compile the same dependency graph. Three edits, each a separate
+//!   writes). Both depend on `mcp-contract` the way a server does
+//!   (`default-features = false`, the `macros` feature), so both compile
+//!   the same dependency graph. Three edits, each a separate
 //!   measurement (`TOUCH=doc|field|body` to run one):
 //!   - `body`: a handler's body (no contract change; the everyday edit);
 //!   - `field`: a field renamed in the argument struct (a schema change);
@@ -158,16 +159,30 @@ fn main() {
     for &edit in &edits {
         let (mut with_wall, mut with_cpu) = (Vec::new(), Vec::new());
         let (mut plain_wall, mut plain_cpu) = (Vec::new(), Vec::new());
-        for _ in 0..iterations {
+        // Alternating order (with first, then without first): a fixed order
+        // lets whatever the first build leaves behind (page cache, CPU
+        // frequency) favour one side every time.
+        for i in 0..iterations {
             revision += 1;
-            touch(&with, edit, revision);
-            let (w, c) = cargo_build(&with, &target);
-            with_wall.push(w);
-            with_cpu.push(c);
-            touch(&without, edit, revision);
-            let (w, c) = cargo_build(&without, &target);
-            plain_wall.push(w);
-            plain_cpu.push(c);
+            let mut build_with = || {
+                touch(&with, edit, revision);
+                let (w, c) = cargo_build(&with, &target);
+                with_wall.push(w);
+                with_cpu.push(c);
+            };
+            let mut build_without = || {
+                touch(&without, edit, revision);
+                let (w, c) = cargo_build(&without, &target);
+                plain_wall.push(w);
+                plain_cpu.push(c);
+            };
+            if i % 2 == 0 {
+                build_with();
+                build_without();
+            } else {
+                build_without();
+                build_with();
+            }
         }
         results.push((
             edit,
@@ -351,7 +366,7 @@ fn generate(dir: &Path, name: &str, snapshot: bool) {
     let mut manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n\
          [dependencies]\nserde = {{ version = \"1\", features = [\"derive\"] }}\n\
-         mcp-contract = {{ path = \"{root}/mcp-contract\", features = [\"macros\"] }}\n\n\
+         mcp-contract = {{ path = \"{root}/mcp-contract\", default-features = false, features = [\"macros\"] }}\n\n\
          [profile.dev]\ndebug = false\n"
     );
     if std::env::var_os("BENCH_OPT_BUILD").is_some() {
