@@ -80,13 +80,12 @@ pub fn expand_quick(def: &QuickDef, entry: String, item: TokenStream) -> TokenSt
 /// associated `const` costs rustc about three times a function; see
 /// `mcp_contract::__private`).
 fn locked_tool_impl(e: &Embed) -> TokenStream {
-    // Every piece of text below is a Rust token by construction: the name
-    // is a valid tool name, identifiers print as identifiers, and strings
-    // are written with `{:?}`, which escapes them as Rust literals.
-    let mut body = String::new();
+    // Every piece of text below is a Rust token by construction:
+    // identifiers print as identifiers, and strings are written as raw or
+    // `{:?}`-escaped literals.
     // The entry as a string literal, read by the macro: see
     // `validate::snapshotted` for why not `include_str!`.
-    let _ = write!(body, " fn entry() -> &'static str {{ ");
+    let mut body = String::from("fn entry() -> &'static str { ");
     string_literal(&mut body, &e.entry);
     body.push_str(" }");
     if !e.aliases.is_empty() {
@@ -127,9 +126,8 @@ fn string_literal(out: &mut String, text: &str) {
         return;
     }
     // The fewest `#` that no quote in the text is followed by (`"#/$defs/…`
-    // is common, so usually two). Searched with `str::contains`, which is
-    // compiled optimized even in this unoptimized macro; the loop ends by
-    // the text's length at the latest.
+    // is common, so usually two); the loop ends by the text's length at the
+    // latest.
     let mut closing = String::from("\"#");
     while text.contains(&closing) {
         closing.push('#');
