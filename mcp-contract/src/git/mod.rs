@@ -54,6 +54,8 @@ const SCRUBBED_ENV: &[&str] = &[
 pub struct Repo {
     /// The top of the work tree, canonicalized.
     pub root: PathBuf,
+    /// Whether the clone is shallow, asked with the root in one process.
+    shallow: bool,
 }
 
 /// What a git invocation printed.
@@ -68,7 +70,12 @@ impl Repo {
     /// nearest existing ancestor is asked).
     pub fn discover(path: &Path) -> Result<Repo, InputError> {
         let dir = nearest_existing_dir(path);
-        let out = run_in(&dir, ["rev-parse", "--show-toplevel"])?;
+        // One process for both answers (a check spawns a few git processes,
+        // and each costs about a millisecond).
+        let out = run_in(
+            &dir,
+            ["rev-parse", "--show-toplevel", "--is-shallow-repository"],
+        )?;
         if !out.ok {
             return Err(InputError::new(
                 path.display().to_string(),
@@ -76,11 +83,10 @@ impl Repo {
             )
             .fix("run the check inside a git checkout of the project (the baseline is read from git history)"));
         }
-        let top = String::from_utf8_lossy(&out.stdout)
-            .trim_end_matches('\n')
-            .to_string();
-        let root = std::fs::canonicalize(&top).unwrap_or_else(|_| PathBuf::from(top));
-        Ok(Repo { root })
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let (top, shallow) = toplevel_and_shallow(&stdout);
+        let root = std::fs::canonicalize(top).unwrap_or_else(|_| PathBuf::from(top));
+        Ok(Repo { root, shallow })
     }
 
     /// `path` relative to the work tree root, with `/` separators.
@@ -135,7 +141,7 @@ impl Repo {
 
     /// Is this a shallow clone (history cut off)?
     pub fn is_shallow(&self) -> Result<bool, InputError> {
-        Ok(self.git_ok(["rev-parse", "--is-shallow-repository"])? == "true")
+        Ok(self.shallow)
     }
 
     /// The commit id of `rev`, or `None` when git does not know it.
@@ -165,6 +171,16 @@ impl Repo {
         let got = reader.read(&format!("{commit}:{rel_path}"))?;
         reader.finish()?;
         Ok(got)
+    }
+}
+
+/// The output of `rev-parse --show-toplevel --is-shallow-repository`: the
+/// path (which may itself hold a newline) and the last line's flag.
+fn toplevel_and_shallow(stdout: &str) -> (&str, bool) {
+    let text = stdout.strip_suffix('\n').unwrap_or(stdout);
+    match text.rsplit_once('\n') {
+        Some((top, flag)) => (top, flag == "true"),
+        None => (text, false),
     }
 }
 
@@ -270,5 +286,17 @@ fn nearest_existing_dir(path: &Path) -> PathBuf {
             Some(parent) => p = parent,
             None => return PathBuf::from("."),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::toplevel_and_shallow;
+
+    #[test]
+    fn toplevel_and_shallow_flag_split_at_the_last_line() {
+        assert_eq!(toplevel_and_shallow("/r\ntrue\n"), ("/r", true));
+        assert_eq!(toplevel_and_shallow("/r\nfalse\n"), ("/r", false));
+        assert_eq!(toplevel_and_shallow("/a\nb\ntrue\n"), ("/a\nb", true));
     }
 }
