@@ -184,10 +184,15 @@ fn main() {
                 build_with();
             }
         }
+        // Each iteration builds both variants back to back, so the median
+        // of the per-pair differences cancels what drifts over the run
+        // (the machine's speed), which the two separate medians do not.
+        let paired = paired_median_ms(&with_wall, &plain_wall);
         results.push((
             edit,
             [median(with_wall), median(plain_wall)],
             [median(with_cpu), median(plain_cpu)],
+            paired,
         ));
     }
     let pct =
@@ -217,7 +222,7 @@ fn main() {
         (Some(([dw, _], [dc, _])), Some(([_, bw], [_, bc]))) => Some((dw, bw, dc, bc)),
         _ => None,
     };
-    for (edit, [ww, pw], [wc, pc]) in results {
+    for (edit, [ww, pw], [wc, pc], paired) in results {
         println!(
             "  incremental build after editing one tool: {} (wall / CPU):",
             edit.what()
@@ -237,6 +242,11 @@ fn main() {
             edit.name(),
             pct(ww, pw),
             pct(wc, pc)
+        );
+        println!(
+            "    median of the paired differences: {:+.0} ms wall = {:+.1}% of the median without",
+            paired,
+            paired / ms(pw) * 100.0
         );
     }
     if let Some((dw, bw, dc, bc)) = compiled_change {
@@ -275,6 +285,17 @@ fn find_build_script(target: &Path, package: &str) -> PathBuf {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+/// The median of `with[i] - without[i]`, in milliseconds.
+fn paired_median_ms(with: &[Duration], without: &[Duration]) -> f64 {
+    let mut d: Vec<f64> = with
+        .iter()
+        .zip(without)
+        .map(|(w, p)| ms(*w) - ms(*p))
+        .collect();
+    d.sort_by(f64::total_cmp);
+    d[d.len() / 2]
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
