@@ -213,24 +213,27 @@ pub fn write_lockfile(path: &Path, shown: &Path, text: &str) -> Result<bool, Err
 /// and serde_json's map keeps keys sorted, so this is the canonical compact
 /// form without a second pass.
 pub fn embedded_text(name: &str, entry: &Value) -> String {
+    embedded_value(name, entry).to_string()
+}
+
+/// A locked entry as `tools/list` publishes it: the embedded entry
+/// without `version`.
+pub fn published_value(name: &str, entry: &Value) -> Value {
+    let mut published = embedded_value(name, entry);
+    if let Value::Object(m) = &mut published {
+        m.remove("version");
+    }
+    published
+}
+
+/// A locked entry without its `digest`, with its `name`.
+fn embedded_value(name: &str, entry: &Value) -> Value {
     let mut embedded = entry.clone();
     if let Value::Object(m) = &mut embedded {
         m.remove("digest");
         m.insert("name".into(), Value::String(name.to_string()));
     }
-    embedded.to_string()
-}
-
-/// A locked entry as `tools/list` publishes it: without `digest` and
-/// `version`, with `name`.
-pub fn published_value(name: &str, entry: &Value) -> Value {
-    let mut published = entry.clone();
-    if let Value::Object(m) = &mut published {
-        m.remove("digest");
-        m.remove("version");
-        m.insert("name".into(), Value::String(name.to_string()));
-    }
-    published
+    embedded
 }
 
 /// Gives the just-written lockfile the mtime of cargo's `invoked.timestamp`
