@@ -7,17 +7,9 @@
 
 use serde_json::Value;
 
-/// Keywords whose values are data, not schemas: nothing inside them is touched.
-const DATA_KEYWORDS: &[&str] = &["default", "const", "enum", "examples", "example"];
-
-/// Keywords whose values map names to schemas: the names are not keywords.
-const NAMED_SCHEMA_KEYWORDS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
+// Data values are copied untouched; named schemas are canonicalized by value
+// (their names are not keywords).
+use crate::schema::{DATA_KEYWORDS, NAMED_SCHEMA_KEYWORDS};
 
 /// Returns `value` with every schema-level `required` array sorted and de-duplicated.
 pub fn canonicalize(value: &Value) -> Value {

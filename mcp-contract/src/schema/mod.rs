@@ -15,6 +15,17 @@ pub mod vocabulary;
 /// Keywords whose values are instance data, never schemas.
 pub const DATA_KEYWORDS: &[&str] = &["default", "const", "enum", "examples", "example"];
 
+/// Keywords whose values map names to schemas: the names are not keywords.
+/// (Draft 7's `dependencies` maps a name to a schema *or* a list of names,
+/// so it is not among them.)
+pub const NAMED_SCHEMA_KEYWORDS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
 /// Keywords that only annotate and never take part in validation.
 pub const ANNOTATION_KEYWORDS: &[&str] = &[
     "title",

@@ -11,6 +11,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::schema::numeric::{self, Bound, Num};
+use crate::schema::NAMED_SCHEMA_KEYWORDS;
 
 /// Keywords whose value is one schema.
 const ONE: &[&str] = &[
@@ -31,15 +32,11 @@ const ONE: &[&str] = &[
 /// Keywords whose value is a list of schemas.
 const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems", "items"];
 
-/// Keywords whose value maps names to schemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-];
+/// Keywords whose value maps names to schemas: [`NAMED_SCHEMA_KEYWORDS`],
+/// and draft 7's `dependencies`, whose list values (names) are skipped.
+fn maps_names_to_schemas(keyword: &str) -> bool {
+    NAMED_SCHEMA_KEYWORDS.contains(&keyword) || keyword == "dependencies"
+}
 
 /// Deepest nesting spelled out (deeper schemas are left as they are).
 const MAX_DEPTH: usize = 64;
@@ -69,7 +66,7 @@ fn spell(v: &mut Value, depth: usize) -> bool {
                 }
             }
         }
-        if MAP.contains(&k) {
+        if maps_names_to_schemas(k) {
             if let Value::Object(entries) = child {
                 for c in entries.values_mut() {
                     changed |= spell(c, depth + 1);
