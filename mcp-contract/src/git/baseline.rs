@@ -127,12 +127,13 @@ fn default_branch(repo: &Repo) -> Result<Option<String>, InputError> {
 #[cfg(test)]
 mod tests {
     use std::path::Path;
-    use std::process::Command;
 
     use super::*;
 
+    /// git at `dir` with the environment the checks scrub (a `GIT_DIR`
+    /// inherited from a hook must not redirect the test's repository).
     fn git(dir: &Path, args: &[&str]) {
-        let ok = Command::new("git")
+        let ok = crate::git::command_in(dir)
             .args([
                 "-c",
                 "user.name=t",
@@ -142,7 +143,6 @@ mod tests {
                 "commit.gpgsign=false",
             ])
             .args(args)
-            .current_dir(dir)
             .output()
             .expect("git runs")
             .status
@@ -159,19 +159,14 @@ mod tests {
         git(dir, &["init", "-q", "-b", "master"]);
         git(dir, &["commit", "-q", "--allow-empty", "-m", "one"]);
         let repo = Repo::discover(dir).unwrap();
-        assert_eq!(default_branch(&repo).unwrap().as_deref(), Some("master"));
+        let branch = || default_branch(&repo).unwrap();
+        assert_eq!(branch().as_deref(), Some("master"));
         git(dir, &["branch", "main"]);
-        assert_eq!(default_branch(&repo).unwrap().as_deref(), Some("main"));
+        assert_eq!(branch().as_deref(), Some("main"));
         git(dir, &["update-ref", "refs/remotes/origin/master", "HEAD"]);
-        assert_eq!(
-            default_branch(&repo).unwrap().as_deref(),
-            Some("origin/master")
-        );
+        assert_eq!(branch().as_deref(), Some("origin/master"));
         git(dir, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
-        assert_eq!(
-            default_branch(&repo).unwrap().as_deref(),
-            Some("origin/main")
-        );
+        assert_eq!(branch().as_deref(), Some("origin/main"));
         // an annotated tag's object counts as the commit it peels to; a
         // ref to anything else is not a branch to compare with
         git(dir, &["tag", "-a", "-m", "t", "t1"]);
@@ -179,17 +174,11 @@ mod tests {
             dir,
             &["update-ref", "refs/remotes/origin/main", "refs/tags/t1"],
         );
-        assert_eq!(
-            default_branch(&repo).unwrap().as_deref(),
-            Some("origin/main")
-        );
+        assert_eq!(branch().as_deref(), Some("origin/main"));
         git(
             dir,
             &["update-ref", "refs/remotes/origin/main", "HEAD^{tree}"],
         );
-        assert_eq!(
-            default_branch(&repo).unwrap().as_deref(),
-            Some("origin/master")
-        );
+        assert_eq!(branch().as_deref(), Some("origin/master"));
     }
 }
