@@ -842,6 +842,21 @@ fn serde_admits(width: Option<&(Bound, Bound)>, n: &serde_json::Number) -> bool 
 }
 
 /// An integer bound as a JSON number, when it is one.
+/// Just past the `past` width (its upper bound + 1, its lower bound - 1),
+/// then on the edges of the `within` width.
+fn width_probes(past: &Option<(Bound, Bound)>, within: &Option<(Bound, Bound)>) -> Vec<Value> {
+    let mut out = Vec::new();
+    if let Some((lo, hi)) = past {
+        out.extend(bound_value(hi, 1));
+        out.extend(bound_value(lo, -1));
+    }
+    if let Some((lo, hi)) = within {
+        out.extend(bound_value(lo, 0));
+        out.extend(bound_value(hi, 0));
+    }
+    out
+}
+
 fn bound_value(b: &Bound, step: i128) -> Option<Value> {
     let Num::Int(i) = b.value else { return None };
     let i = i.checked_add(step)?;
@@ -1251,23 +1266,9 @@ impl Search<'_> {
             if self.site.keyword.as_deref() == Some("type") {
                 bounds.push(json!(0.5));
             }
-            if let Some((lo, hi)) = &w.other {
-                bounds.extend(bound_value(hi, 1));
-                bounds.extend(bound_value(lo, -1));
-            }
-            if let Some((lo, hi)) = &w.src {
-                bounds.extend(bound_value(lo, 0));
-                bounds.extend(bound_value(hi, 0));
-            }
+            bounds.extend(width_probes(&w.other, &w.src));
             // (where a width is negated: within the other side's, past the source side's)
-            if let Some((lo, hi)) = &w.src {
-                bounds.extend(bound_value(hi, 1));
-                bounds.extend(bound_value(lo, -1));
-            }
-            if let Some((lo, hi)) = &w.other {
-                bounds.extend(bound_value(lo, 0));
-                bounds.extend(bound_value(hi, 0));
-            }
+            bounds.extend(width_probes(&w.src, &w.other));
             bounds.push(json!(0.5));
             bounds.extend(cands);
             cands = bounds;
