@@ -3,7 +3,7 @@
 //! build scripts (`CARGO_MANIFEST_DIR`, `OUT_DIR`, `CARGO_PKG_NAME`,
 //! `CARGO_PKG_VERSION`, `CI`, `MCP_CONTRACT_LOCKED`), so `build.rs` is one line.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use mcp_contract::{lockfile, Surface};
@@ -330,7 +330,9 @@ impl Builder {
         let affected = cached.roots.iter().zip(&walks).any(|(rc, w)| {
             rc.tools
                 .iter()
-                .any(|t| t.deps.iter().any(|d| w.changed.contains(d)))
+                .flat_map(|t| &t.deps)
+                .chain(&rc.rmcp_deps)
+                .any(|d| w.changed.contains(d))
         });
         if affected {
             *walked = walks;
@@ -435,6 +437,7 @@ impl Builder {
             crate::rmcp::prompts::PROMPT_FIELD_KEYS,
         )?;
         let mut seen_prompts = BTreeMap::new();
+        let mut has_rmcp = false;
         for (i, (root, kind)) in roots.iter().enumerate() {
             let files = module_files(manifest_dir, root)?;
             let walked = files.len();
@@ -457,12 +460,14 @@ impl Builder {
                 index = index.with_crates(info.deps_of_target(kind), info.crates.clone());
             }
             let recorded;
+            let rmcp_deps;
             // A type from another crate loads that crate and derives again;
             // each round loads at least one crate, so this ends.
             loop {
                 let (mut trial, mut trial_seen, mut trial_prompts) =
                     (surface.clone(), seen.clone(), seen_prompts.clone());
                 let mut trial_recorded = Vec::new();
+                let mut trial_rmcp_deps = BTreeSet::new();
                 let attempt = add_tools_cached(
                     &mut trial,
                     &mut trial_seen,
@@ -472,7 +477,9 @@ impl Builder {
                     &mut trial_recorded,
                 )
                 .and_then(|()| {
-                    crate::rmcp::add_rmcp_tools(
+                    // Every item the rmcp tools' and prompts' derivations read.
+                    index.track();
+                    let added = crate::rmcp::add_rmcp_tools(
                         &mut trial,
                         &mut trial_seen,
                         &index,
@@ -480,21 +487,24 @@ impl Builder {
                         &rmcp_found,
                         &fields,
                     )
-                })
-                .and_then(|()| {
-                    crate::rmcp::add_rmcp_prompts(
-                        &mut trial,
-                        &mut trial_prompts,
-                        &index,
-                        manifest_dir,
-                        &prompts_found,
-                        &prompt_fields,
-                    )
+                    .and_then(|()| {
+                        crate::rmcp::add_rmcp_prompts(
+                            &mut trial,
+                            &mut trial_prompts,
+                            &index,
+                            manifest_dir,
+                            &prompts_found,
+                            &prompt_fields,
+                        )
+                    });
+                    trial_rmcp_deps = index.take_touched();
+                    added
                 });
                 match attempt {
                     Ok(()) => {
                         (surface, seen, seen_prompts) = (trial, trial_seen, trial_prompts);
                         recorded = trial_recorded;
+                        rmcp_deps = trial_rmcp_deps;
                         break;
                     }
                     Err(e) => {
@@ -520,10 +530,11 @@ impl Builder {
                     sources.push(abs);
                 }
             }
+            has_rmcp |= !rmcp_found.is_empty() || !prompts_found.is_empty();
             if let Some(facts) = facts {
-                let whole = !rmcp_found.is_empty()
-                    || !prompts_found.is_empty()
-                    || index.files().len() > walked;
+                let whole = index.files().len() > walked
+                    || rmcp_found.iter().any(|t| t.reads_files())
+                    || prompts_found.iter().any(|p| p.reads_files());
                 new_roots.push(root_cache(
                     manifest_dir,
                     root,
@@ -531,7 +542,7 @@ impl Builder {
                     &index,
                     facts,
                     walked,
-                    recorded,
+                    (recorded, rmcp_deps.into_iter().collect()),
                     whole,
                 ));
             }
@@ -562,6 +573,7 @@ impl Builder {
         // item (no rmcp tools, no other crates' types), and nothing ties
         // tools together: the output is a function of the tools, tool by tool.
         let tool_wise = tools_only
+            && !has_rmcp
             && new_roots.iter().all(|r| !r.whole)
             && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len()
             && record.entries.is_empty()
@@ -977,7 +989,7 @@ fn root_cache(
     index: &TypeIndex,
     mut facts: Vec<(cache::Stamp, cache::FileFacts)>,
     walked: usize,
-    tools: Vec<cache::CachedTool>,
+    (tools, rmcp_deps): (Vec<cache::CachedTool>, Vec<cache::ItemRef>),
     whole: bool,
 ) -> cache::RootCache {
     let files = index
@@ -1016,6 +1028,7 @@ fn root_cache(
         files,
         walked,
         tools,
+        rmcp_deps,
         whole,
     }
 }

@@ -374,20 +374,31 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     assert!(relocked.full);
 }
 
-/// rmcp's own `#[tool]`s are cached with their crate as a whole: an edit of
-/// their argument type is never answered from the cache.
+/// rmcp's own `#[tool]`s and `#[prompt]`s are never derived from the cache,
+/// but an edit that reaches nothing they read (a handler's body, in the
+/// `#[tool_router]` impl or elsewhere) leaves the output as it was, with
+/// nothing derived; anything they read runs the full step.
 #[test]
-fn rmcp_tools_are_never_taken_from_the_cache() {
+fn rmcp_tools_a_handler_body_edit_derives_nothing() {
     let c = Crate::new();
-    c.write("src/lib.rs", "pub mod server;\n");
+    c.write("src/lib.rs", "pub mod helpers;\npub mod server;\n");
+    c.write(
+        "src/helpers.rs",
+        "pub fn shout(s: &str) -> String {\n    s.to_uppercase()\n}\n",
+    );
     c.write(
         "src/server.rs",
-        r#"use rmcp::handler::server::wrapper::Parameters;
-use rmcp::{tool, tool_router};
+        r#"use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::{prompt, prompt_router, tool, tool_router};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct EchoArgs {
     /// The text.
+    pub text: String,
+}
+
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Echoed {
     pub text: String,
 }
 
@@ -397,26 +408,107 @@ pub struct Server;
 impl Server {
     /// Echoes.
     #[tool]
-    async fn echo(&self, Parameters(a): Parameters<EchoArgs>) -> String {
-        a.text
+    async fn echo(&self, Parameters(a): Parameters<EchoArgs>) -> Json<Echoed> {
+        Json(Echoed { text: a.text })
+    }
+
+    fn unrouted(&self) -> u8 {
+        1
+    }
+}
+
+#[prompt_router]
+impl Server {
+    /// Greets.
+    #[prompt]
+    async fn greet(&self) -> Vec<String> {
+        vec![]
     }
 }
 "#,
     );
     let lock = || std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
-    c.both("rmcp first");
-    assert!(lock().contains("\"echo\"") && lock().contains("\"text\""));
+    let first = c.both("rmcp first");
+    assert!(first.full);
+    assert!(
+        lock().contains("\"echo\"") && lock().contains("\"text\"") && lock().contains("\"greet\"")
+    );
+    let nothing = |b: &Built, step: &str| {
+        assert!(
+            !b.full && !b.spliced && b.affected.is_empty(),
+            "{step}: {:?}",
+            names(b)
+        );
+    };
     c.edit(
         "src/server.rs",
-        "        a.text\n",
-        "        a.text.to_uppercase()\n",
+        "        Json(Echoed { text: a.text })\n",
+        "        Json(Echoed { text: crate::helpers::shout(&a.text) })\n",
     );
-    c.both("rmcp body");
+    nothing(&c.both("rmcp tool body"), "rmcp tool body");
+    c.edit("src/server.rs", "        1\n", "        2\n");
+    nothing(&c.both("rmcp other fn body"), "rmcp other fn body");
+    c.edit(
+        "src/server.rs",
+        "        vec![]\n",
+        "        vec![\"hi\".into()]\n",
+    );
+    nothing(&c.both("rmcp prompt body"), "rmcp prompt body");
+    c.edit("src/helpers.rs", "to_uppercase", "to_lowercase");
+    nothing(&c.both("helper body"), "helper body");
+
+    // What the tools read: the full step, and the lockfile follows.
     c.edit("src/server.rs", "pub text: String", "pub words: String");
-    let renamed = c.both("rmcp field");
+    c.edit("src/server.rs", "shout(&a.text)", "shout(&a.words)");
+    let renamed = c.both("rmcp argument field");
     assert!(renamed.full);
     assert!(lock().contains("\"words\""));
     c.edit("src/server.rs", "/// The text.", "/// The words.");
-    c.both("rmcp field doc");
+    assert!(c.both("rmcp field doc").full);
     assert!(lock().contains("The words."));
+    c.edit("src/server.rs", "/// Echoes.", "/// Echoes it back.");
+    assert!(c.both("rmcp tool doc").full);
+    assert!(lock().contains("Echoes it back."));
+    c.edit(
+        "src/server.rs",
+        "    fn unrouted",
+        "    #[tool]\n    fn unrouted",
+    );
+    assert!(c.both("rmcp new tool").full);
+    assert!(lock().contains("\"unrouted\""));
+    c.edit("src/server.rs", "/// Greets.", "/// Greets you.");
+    assert!(c.both("rmcp prompt doc").full);
+    assert!(lock().contains("Greets you."));
+    c.edit("src/server.rs", "        2\n", "        3\n");
+    nothing(&c.both("rmcp new tool's body"), "rmcp new tool's body");
+}
+
+/// A description read from a file (`include_str!`, which the cache does
+/// not watch): the crate is cached as a whole, any edit runs the full step.
+#[test]
+fn rmcp_descriptions_from_files_cache_the_crate_as_a_whole() {
+    let c = Crate::new();
+    c.write("src/lib.rs", "pub mod server;\n");
+    c.write("src/echo.md", "Echoes.");
+    c.write(
+        "src/server.rs",
+        r#"use rmcp::{tool, tool_router};
+
+pub struct Server;
+
+#[tool_router]
+impl Server {
+    #[tool(description = include_str!("echo.md"))]
+    async fn echo(&self) -> String {
+        String::new()
+    }
+}
+"#,
+    );
+    assert!(c.both("first").full);
+    c.write("src/echo.md", "Echoes back.");
+    c.edit("src/server.rs", "String::new()", "\"x\".into()");
+    assert!(c.both("body, and the file").full);
+    let lock = std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
+    assert!(lock.contains("Echoes back."), "{lock}");
 }

@@ -7,8 +7,14 @@
 //! and added, handler bodies edited, types added. After every edit the
 //! cached build (every path: nothing changed, re-derive a few tools, full)
 //! must write byte for byte what an uncached build writes, or fail with the
-//! same error. `MCP_CONTRACT_CACHE_EDITS=n` and `MCP_CONTRACT_CACHE_SEED=s`
-//! change the run.
+//! same error. The same crate is also written the way rmcp servers are
+//! (`examples/weather-server`, `../shared/rmcp-servers`): the argument
+//! structs derive `JsonSchema` and are reached through `Parameters<T>` from
+//! `#[tool]` fns in a `#[tool_router]` impl, whose doc comments are the
+//! descriptions, with `String`, `Json<shared struct>` and `Json<argument
+//! struct>` outputs; there the edits also change tool doc comments and the
+//! bodies of tool and helper fns inside the impl.
+//! `MCP_CONTRACT_CACHE_EDITS=n` and `MCP_CONTRACT_CACHE_SEED=s` change the run.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -73,6 +79,13 @@ struct Model {
     tools: Vec<Struct>,
     bodies: Vec<u64>,
     counter: u64,
+    /// Written as an rmcp server (see the module docs), not with
+    /// `#[mcp_contract::tool]`.
+    rmcp: bool,
+    /// The rmcp tools' doc comments.
+    tool_docs: Vec<String>,
+    /// The body of a helper fn (no tool) in the `#[tool_router]` impl.
+    helper: u64,
 }
 
 const SCALARS: &[&str] = &[
@@ -90,7 +103,7 @@ const SCALARS: &[&str] = &[
 ];
 
 impl Model {
-    fn new() -> Self {
+    fn new(rmcp: bool) -> Self {
         let field = |name: &str, ty: &str| Field {
             name: name.into(),
             ty: ty.into(),
@@ -135,6 +148,9 @@ impl Model {
             tools,
             bodies: vec![0, 0, 0],
             counter: 0,
+            rmcp,
+            tool_docs: (0..3).map(|i| format!("Tool {i}.")).collect(),
+            helper: 0,
         }
     }
 
@@ -171,7 +187,7 @@ impl Model {
     /// One random edit; returns what it was.
     fn edit(&mut self, rng: &mut Rng) -> String {
         let types = self.types();
-        match rng.below(12) {
+        match rng.below(if self.rmcp { 14 } else { 12 }) {
             0 | 1 => {
                 let (s, f) = self.some_field(rng);
                 let name = self.fresh("f");
@@ -280,6 +296,16 @@ impl Model {
                 self.bodies[t] = self.counter;
                 format!("handler body of tool {t}")
             }
+            12 => {
+                let t = rng.below(self.tool_docs.len());
+                self.tool_docs[t] = self.fresh("Tool \"doc\" ");
+                format!("tool doc of tool {t}")
+            }
+            13 => {
+                self.counter += 1;
+                self.helper = self.counter;
+                "helper body in the tool router".into()
+            }
             _ => {
                 let name = self.fresh("Extra");
                 self.shared.push(Struct {
@@ -314,12 +340,16 @@ impl Model {
         (s, rng.below(len))
     }
 
-    fn struct_text(s: &Struct, attr: Option<String>) -> String {
+    fn struct_text(s: &Struct, attr: Option<String>, rmcp: bool) -> String {
         let mut out = format!("/// {}\n", s.doc);
         if let Some(attr) = attr {
             out.push_str(&attr);
         }
-        out.push_str("#[derive(Debug, serde::Deserialize, serde::Serialize)]\n");
+        out.push_str(if rmcp {
+            "#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]\n"
+        } else {
+            "#[derive(Debug, serde::Deserialize, serde::Serialize)]\n"
+        });
         if s.rename_all {
             out.push_str("#[serde(rename_all = \"camelCase\")]\n");
         }
@@ -343,7 +373,7 @@ impl Model {
     fn files(&self) -> Vec<(String, String)> {
         let mut shared = String::new();
         for s in &self.shared {
-            shared.push_str(&Self::struct_text(s, None));
+            shared.push_str(&Self::struct_text(s, None, self.rmcp));
             if s.name == "Window" {
                 shared.push_str(
                     "\nimpl Default for Window {\n    fn default() -> Self {\n        Window { days: 7 }\n    }\n}\n",
@@ -361,26 +391,72 @@ impl Model {
             }
             shared.push_str("}\n\n");
         }
+        let lib = if self.rmcp {
+            "pub mod server;\npub mod shared;\npub mod tools;\n"
+        } else {
+            "pub mod shared;\npub mod tools;\n"
+        };
         let mut files = vec![
-            (
-                "src/lib.rs".to_string(),
-                "pub mod shared;\npub mod tools;\n".to_string(),
-            ),
+            ("src/lib.rs".to_string(), lib.to_string()),
             ("src/shared.rs".to_string(), shared),
         ];
         let mut mods = String::new();
         for (i, t) in self.tools.iter().enumerate() {
             mods.push_str(&format!("pub mod t{i};\n"));
+            if self.rmcp {
+                files.push((
+                    format!("src/tools/t{i}.rs"),
+                    Self::struct_text(t, None, true),
+                ));
+                continue;
+            }
             let attr = format!("#[mcp_contract::tool(name = \"tool_{i}\", version = 1)]\n");
-            let mut text = Self::struct_text(t, Some(attr));
+            let mut text = Self::struct_text(t, Some(attr), false);
             text.push_str(&format!(
                 "\n/// The handler.\npub fn handle(args: &{}) -> u64 {{\n    let seen = {};\n    seen + 1\n}}\n",
                 t.name, self.bodies[i]
             ));
             files.push((format!("src/tools/t{i}.rs"), text));
         }
+        if self.rmcp {
+            files.push(("src/server.rs".to_string(), self.server_text()));
+        }
         files.push(("src/tools/mod.rs".to_string(), mods));
         files
+    }
+}
+
+impl Model {
+    /// `src/server.rs` of the rmcp form: one `#[tool]` fn per tool.
+    fn server_text(&self) -> String {
+        let mut out = String::from(
+            "use rmcp::handler::server::wrapper::{Json, Parameters};\n\
+             use rmcp::{tool, tool_router};\n\n\
+             pub struct Server;\n\n\
+             #[tool_router]\nimpl Server {\n",
+        );
+        for (i, t) in self.tools.iter().enumerate() {
+            let args = format!("crate::tools::t{i}::{}", t.name);
+            let (output, value) = match i % 3 {
+                0 => ("String".to_string(), "seen.to_string()".to_string()),
+                1 => (
+                    "Json<crate::shared::Range>".to_string(),
+                    "Json(crate::shared::Range { min: None, max: Some(seen) })".to_string(),
+                ),
+                _ => (format!("Json<{args}>"), "Json(args)".to_string()),
+            };
+            out.push_str(&format!(
+                "    /// {}\n    #[tool(name = \"tool_{i}\")]\n    \
+                 async fn tool_{i}(&self, Parameters(args): Parameters<{args}>) -> {output} {{\n        \
+                 let seen = {};\n        {value}\n    }}\n\n",
+                self.tool_docs[i], self.bodies[i]
+            ));
+        }
+        out.push_str(&format!(
+            "    fn helper(&self) -> u64 {{\n        {}\n    }}\n}}\n",
+            self.helper
+        ));
+        out
     }
 }
 
@@ -398,6 +474,19 @@ const DEFAULT_SEED: u64 = 20261201;
 
 #[test]
 fn cached_builds_match_uncached_ones_over_random_edits() {
+    run(false, &["unchanged", "re-derived", "full", "error"]);
+}
+
+/// The rmcp form: no tool is derived again from the cache, so every build
+/// is either unchanged (an edit nothing derived read) or full.
+#[test]
+fn cached_rmcp_builds_match_uncached_ones_over_random_edits() {
+    run(true, &["unchanged", "full", "error"]);
+}
+
+/// `MCP_CONTRACT_CACHE_EDITS` builds of seeded random edits (see the
+/// module docs); every path in `reached` must be taken on the default seed.
+fn run(rmcp: bool, reached: &[&str]) {
     let steps: usize = std::env::var("MCP_CONTRACT_CACHE_EDITS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -409,7 +498,7 @@ fn cached_builds_match_uncached_ones_over_random_edits() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let (cached_out, plain_out) = (root.join("out-cached"), root.join("out-plain"));
-    let mut model = Model::new();
+    let mut model = Model::new(rmcp);
     let mut rng = Rng(seed);
     let mut written: BTreeMap<String, String> = BTreeMap::new();
     let mut paths: BTreeMap<&str, usize> = BTreeMap::new();
@@ -461,6 +550,11 @@ fn cached_builds_match_uncached_ones_over_random_edits() {
                     (true, true) => "full, spliced",
                     (true, false) => "full",
                 };
+                assert!(
+                    !rmcp || matches!(path, "unchanged" | "full"),
+                    "an rmcp build took the {path:?} path after\n{}",
+                    context()
+                );
                 *paths.entry(path).or_default() += 1;
             }
             (Err(c), Err(p)) => {
@@ -475,10 +569,11 @@ fn cached_builds_match_uncached_ones_over_random_edits() {
             ),
         }
     }
-    eprintln!("cache random edits (seed {seed}, {steps} builds): {paths:?}");
+    let form = if rmcp { "rmcp" } else { "attribute" };
+    eprintln!("cache random edits, {form} form (seed {seed}, {steps} builds): {paths:?}");
     // The generator must reach the paths it is here to check (asserted on
     // the default run; another seed may by chance miss one).
-    for path in ["unchanged", "re-derived", "full", "error"] {
+    for &path in reached {
         if paths.get(path).copied().unwrap_or(0) == 0 {
             assert!(
                 seed != DEFAULT_SEED,

@@ -71,7 +71,7 @@ impl Builder {
         let mut rederived: Vec<String> = Vec::new();
         let mut found = Vec::new();
         for (rc, walked) in cached.roots.iter().zip(walked) {
-            if rc.whole || rc.files.len() != rc.walked {
+            if rc.whole || rc.files.len() != rc.walked || !rc.rmcp_deps.is_empty() {
                 return Ok(None);
             }
             let affected: Vec<usize> = (0..rc.tools.len())

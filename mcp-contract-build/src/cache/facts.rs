@@ -5,8 +5,12 @@
 //! - the *structure*: everything the type index, the module walk and tool
 //!   discovery read without going through an item's contents (item kinds
 //!   and names, `use` trees, impl headers, module declarations with their
-//!   attributes, which structs carry `#[mcp_contract::tool]`). When it is
-//!   unchanged, every path resolves as before and every item keeps its place;
+//!   attributes, which structs carry `#[mcp_contract::tool]`, and all that
+//!   rmcp tool and prompt discovery reads: the attributes and signature of
+//!   every fn marked `#[tool]` or `#[prompt]`, and the attributes of impl
+//!   blocks). When it is unchanged, every path resolves as before, every
+//!   item keeps its place and every rmcp tool and prompt is found as before
+//!   (a handler's body is not structure);
 //! - one hash per item (inline modules included, by item path): a
 //!   derivation depends on exactly the items it read
 //!   ([`crate::derive::TypeIndex::take_touched`]), so a changed item that no
@@ -100,19 +104,29 @@ fn describe(
             syn::Item::Type(t) => writeln!(out, "type {}", t.ident),
             syn::Item::Const(c) => writeln!(out, "const {}", c.ident),
             syn::Item::Static(s) => writeln!(out, "static {}", s.ident),
-            syn::Item::Fn(f) => writeln!(out, "fn {}", f.sig.ident),
+            syn::Item::Fn(f) => writeln!(out, "fn {}{}", f.sig.ident, rmcp_fn(&f.attrs, &f.sig)),
             syn::Item::Impl(imp) => {
                 let tr = imp
                     .trait_
                     .as_ref()
                     .map(|(bang, path, _)| format!("{} {}", bang.is_some(), tokens(path)))
                     .unwrap_or_default();
-                writeln!(
+                let attrs: Vec<String> = imp.attrs.iter().map(tokens).collect();
+                let _ = writeln!(
                     out,
-                    "impl {} {tr} for {}",
+                    "impl {} {tr} for {} {attrs:?}",
                     tokens(&imp.generics),
                     tokens(&imp.self_ty)
-                )
+                );
+                for it in &imp.items {
+                    if let syn::ImplItem::Fn(f) = it {
+                        let rmcp = rmcp_fn(&f.attrs, &f.sig);
+                        if !rmcp.is_empty() {
+                            let _ = writeln!(out, "  fn {}{rmcp}", f.sig.ident);
+                        }
+                    }
+                }
+                writeln!(out, "end impl")
             }
             syn::Item::Use(u) => writeln!(out, "use {}", tokens(u)),
             syn::Item::ExternCrate(x) => writeln!(out, "extern {}", tokens(x)),
@@ -129,6 +143,24 @@ fn describe(
             _ => writeln!(out, "other"),
         };
     }
+}
+
+/// What rmcp discovery reads of a fn marked `#[tool]` or `#[prompt]`
+/// ([`crate::rmcp::find_rmcp_tools`], [`crate::rmcp::find_rmcp_prompts`]):
+/// its attributes (the macro's arguments, the doc comment that becomes the
+/// description, `#[cfg(feature = ...)]`) and its signature (`Parameters<T>`,
+/// `Json<T>`). Empty for any other fn, whose attributes and signature no
+/// derivation reads.
+fn rmcp_fn(attrs: &[syn::Attribute], sig: &syn::Signature) -> String {
+    use crate::rmcp::attr::last_segment_is;
+    if !attrs
+        .iter()
+        .any(|a| last_segment_is(a, "tool") || last_segment_is(a, "prompt"))
+    {
+        return String::new();
+    }
+    let attrs: Vec<String> = attrs.iter().map(tokens).collect();
+    format!(" rmcp {attrs:?} {}", tokens(sig))
 }
 
 #[cfg(test)]
@@ -168,5 +200,43 @@ mod tests {
         }
         let same = of("use a::B;\nstruct S { y: u16 }\nimpl Default for S { fn default() -> Self { S { x: 2 } } }\n");
         assert_eq!(base.structure, same.structure);
+    }
+
+    #[test]
+    fn what_rmcp_discovery_reads_is_structure_and_handler_bodies_are_not() {
+        let base = "use rmcp::handler::server::wrapper::Parameters;\n\
+                    #[tool_router]\nimpl S {\n    /// Echoes.\n    #[tool(annotations(read_only_hint = true))]\n    \
+                    async fn echo(&self, Parameters(a): Parameters<A>) -> String { a.text }\n    \
+                    fn helper(&self) -> u8 { 1 }\n}\n\
+                    /// Free.\n#[tool]\nfn free() -> String { String::new() }\n\
+                    #[prompt_router]\nimpl S {\n    #[prompt]\n    fn p(&self) -> Vec<u8> { vec![] }\n}\n";
+        let facts = of(base);
+        // Bodies, and a fn that is no tool: never structure.
+        for same in [
+            base.replace("{ a.text }", "{ a.text.to_uppercase() }"),
+            base.replace("{ 1 }", "{ 2 }"),
+            base.replace("fn helper(&self) -> u8", "fn helper(&self, x: u8) -> u8"),
+            base.replace("{ String::new() }", "{ \"x\".into() }"),
+            base.replace("{ vec![] }", "{ vec![1] }"),
+        ] {
+            assert_eq!(facts.structure, of(&same).structure, "{same}");
+        }
+        for other in [
+            base.replace("/// Echoes.", "/// Echoes back."),
+            base.replace("read_only_hint = true", "read_only_hint = false"),
+            base.replace("Parameters<A>", "Parameters<B>"),
+            base.replace(") -> String { a.text }", ") -> Json<A> { a.text }"),
+            base.replace(
+                "async fn echo",
+                "#[cfg(feature = \"x\")]\n    async fn echo",
+            ),
+            base.replace("#[tool_router]", "#[tool_router(router = r)]"),
+            base.replace("    fn helper", "    #[tool]\n    fn helper"),
+            base.replace("/// Free.", "/// Free text."),
+            base.replace("#[prompt]", "#[prompt(name = \"q\")]"),
+            base.replace("fn p(&self)", "fn p(&self, Parameters(x): Parameters<A>)"),
+        ] {
+            assert_ne!(facts.structure, of(&other).structure, "{other}");
+        }
     }
 }

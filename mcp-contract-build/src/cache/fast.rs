@@ -1,8 +1,9 @@
 //! The no-derivation path: walks a crate's module tree again, reading every
 //! file but parsing only those whose bytes changed, and decides whether the
 //! last run's output still holds. It does when every changed file keeps its
-//! structure and module declarations, finds no rmcp tool or prompt, and no
-//! tool's derivation read one of its changed items. When some did, the
+//! structure and module declarations (which covers all that rmcp tool and
+//! prompt discovery reads: see [`super::facts`]) and no tool's or prompt's
+//! derivation read one of its changed items. When some did, the
 //! same walk tells which items changed, so only those tools are derived
 //! again (the builder's re-derivation path).
 
@@ -26,8 +27,8 @@ pub struct Walked {
 }
 
 /// Walks `cached`'s module tree again (see [`Walked`]); `None` when a
-/// file's structure or module declarations changed, a changed file has an
-/// rmcp tool or prompt, or a file of another crate the derivation read changed.
+/// file's structure or module declarations changed, or a file of another
+/// crate the derivation read changed.
 pub fn walk(cached: &RootCache, manifest_dir: &Path) -> Option<Walked> {
     let mut updated = cached.clone();
     let mut changed = BTreeSet::new();
@@ -79,15 +80,8 @@ pub fn walk(cached: &RootCache, manifest_dir: &Path) -> Option<Walked> {
             if children != file.children {
                 return None;
             }
-            let one = [(display, tree, module)];
-            if !crate::rmcp::find_rmcp_tools(&one).ok()?.is_empty()
-                || !crate::rmcp::find_rmcp_prompts(&one).ok()?.is_empty()
-            {
-                return None;
-            }
             changed_items(n, &file.facts, &new, &mut changed);
             updated.files[n].facts = new;
-            let [(_, tree, _)] = one;
             parsed.insert(n, tree);
             children
         };

@@ -14,8 +14,8 @@ use serde_json::{json, Map, Value};
 use crate::derive::{FileNames, ImplHead};
 
 use super::{
-    content_hash, BuildCache, CachedFile, CachedTool, FileFacts, OutputStamp, RootCache, Stamp,
-    FORMAT, INDEX_FILE,
+    content_hash, BuildCache, CachedFile, CachedTool, FileFacts, ItemRef, OutputStamp, RootCache,
+    Stamp, FORMAT, INDEX_FILE,
 };
 
 const MAGIC: &str = "mcp-contract-build cache";
@@ -200,11 +200,6 @@ fn encode_index(c: &BuildCache) -> Option<String> {
             }
         }
         for t in &r.tools {
-            let deps: Vec<String> = t
-                .deps
-                .iter()
-                .map(|(f, p)| format!("{f}:{}", dotted(p)))
-                .collect();
             let _ = writeln!(
                 out,
                 "tool\t{}\t{}\t{}:{}\t{}",
@@ -212,11 +207,34 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                 &t.hash,
                 t.at.0,
                 dotted(&t.at.1),
-                deps.join(" ")
+                item_refs(&t.deps)
             );
+        }
+        if !r.rmcp_deps.is_empty() {
+            let _ = writeln!(out, "rmcp\t{}", item_refs(&r.rmcp_deps));
         }
     }
     Some(out)
+}
+
+/// `file:dotted.path` for each item, space-separated.
+fn item_refs(items: &[ItemRef]) -> String {
+    let refs: Vec<String> = items
+        .iter()
+        .map(|(f, p)| format!("{f}:{}", dotted(p)))
+        .collect();
+    refs.join(" ")
+}
+
+/// The items [`item_refs`] wrote.
+fn item_refs_of(text: &str) -> Option<Vec<ItemRef>> {
+    text.split(' ')
+        .filter(|d| !d.is_empty())
+        .map(|d| {
+            let (f, p) = d.split_once(':')?;
+            Some((f.parse().ok()?, undotted(p)?))
+        })
+        .collect()
 }
 
 /// A file's [`FileNames`] as lines of the index (`names` first, so a file
@@ -364,6 +382,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                 root: next()?.into(),
                 files: Vec::new(),
                 tools: Vec::new(),
+                rmcp_deps: Vec::new(),
             }),
             "file" => {
                 let stamp = Stamp {
@@ -413,14 +432,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                 let hash = next()?.to_string();
                 let (f, p) = next()?.split_once(':')?;
                 let at = (f.parse().ok()?, undotted(p)?);
-                let deps = next()?
-                    .split(' ')
-                    .filter(|d| !d.is_empty())
-                    .map(|d| {
-                        let (f, p) = d.split_once(':')?;
-                        Some((f.parse().ok()?, undotted(p)?))
-                    })
-                    .collect::<Option<Vec<_>>>()?;
+                let deps = item_refs_of(next()?)?;
                 c.roots.last_mut()?.tools.push(CachedTool {
                     name,
                     at,
@@ -428,6 +440,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                     deps,
                 });
             }
+            "rmcp" => c.roots.last_mut()?.rmcp_deps = item_refs_of(next()?)?,
             _ => return None,
         }
         if next().is_some() {
@@ -560,6 +573,7 @@ mod tests {
                     hash: "h".into(),
                     deps: vec![(0, vec![1, 2]), (0, vec![0])],
                 }],
+                rmcp_deps: vec![(0, vec![3]), (0, vec![1, 0])],
                 whole: false,
             }],
             outputs: vec![OutputStamp {

@@ -25,8 +25,12 @@
 //! settings, the package metadata, the migration record); a cache that is
 //! unreadable, fails its checksum, has another format or key, or whose
 //! recorded outputs in `OUT_DIR` were touched since is ignored and rebuilt.
-//! Crates whose tools need other crates' sources or rmcp's macros are
-//! cached as a whole: any change in them runs the full step. Files are
+//! rmcp's `#[tool]`s and `#[prompt]`s are never derived again from the
+//! cache: an edit that reaches what they read (their attributes and
+//! signatures, which are structure, or an item their derivation read) runs
+//! the full step, and any other edit (a handler's body) leaves the output
+//! as it was. Crates whose tools need other crates' sources are cached as
+//! a whole: any change in them runs the full step. Files are
 //! written atomically (temporary file, then rename); a torn or half-written
 //! file fails the checksum.
 
@@ -44,7 +48,7 @@ pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, read_tool, save_index, write_tool};
 
 /// Bumped whenever what the cache holds changes meaning.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 /// The cache's files in `OUT_DIR`.
 pub const INDEX_FILE: &str = "mcp-contract-cache.txt";
 /// The directory of the derived tools, one file per tool and root.
@@ -80,8 +84,15 @@ pub struct RootCache {
     pub walked: usize,
     /// Every `#[mcp_contract::tool]` derived, with the items it read.
     pub tools: Vec<CachedTool>,
-    /// Whether the crate has rmcp tools or prompts, or loaded other crates:
-    /// then any change runs the full step.
+    /// The items the derivations of the root's rmcp tools and prompts read
+    /// (their argument and output types, and what those reach). Which
+    /// tools and prompts there are, and their attributes and signatures,
+    /// are in the files' structure ([`facts`]); a change to one of these
+    /// items runs the full step.
+    pub rmcp_deps: Vec<ItemRef>,
+    /// Whether the root loaded other crates' sources, or an rmcp tool or
+    /// prompt read a file through `include_str!`: then any change runs the
+    /// full step.
     pub whole: bool,
 }
 

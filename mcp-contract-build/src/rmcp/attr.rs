@@ -158,6 +158,13 @@ pub enum DocPiece {
     Macro(Box<Expr>),
 }
 
+impl DocPiece {
+    /// Whether evaluating it may read a file (`include_str!`).
+    pub fn reads_file(&self) -> bool {
+        matches!(self, DocPiece::Macro(e) if super::eval::may_read_file(e))
+    }
+}
+
 /// The description rmcp's `#[tool]` derives from the fn's attributes (the
 /// `#[tool]` attribute itself already removed), folding exactly as
 /// rmcp-macros' `extract_doc_line` does: blank doc lines are skipped, each

@@ -10,6 +10,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 
 use super::attr::{last_segment_is, parse_tool_attr, rmcp_doc_pieces, DocPiece, RmcpToolAttr};
+use super::eval::may_read_file;
 use crate::attr_pos::{locate, nowhere};
 use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
@@ -61,6 +62,14 @@ pub struct FoundRmcpTool {
     pub file: PathBuf,
     /// 1-based line of the fn's name.
     pub line: usize,
+}
+
+impl FoundRmcpTool {
+    /// Whether its description is read from a file (`include_str!`).
+    pub fn reads_files(&self) -> bool {
+        self.attr.description.as_ref().is_some_and(may_read_file)
+            || self.doc.iter().flatten().any(DocPiece::reads_file)
+    }
 }
 
 /// Every rmcp `#[tool]` fn, in file order then source order.

@@ -15,6 +15,13 @@ use syn::{Expr, ExprLit, Lit};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotEvaluable(pub String);
 
+/// Whether evaluating `expr` may read a file (`include_str!`): a file the
+/// build cache does not watch, so a crate whose published text comes from
+/// one is cached as a whole (see `crate::cache::RootCache::whole`).
+pub fn may_read_file(expr: &Expr) -> bool {
+    expr.to_token_stream().to_string().contains("include_str")
+}
+
 /// The text of `expr` as rmcp would turn it into a `String`.
 /// `dir` is the directory of the file the expression is written in.
 pub fn eval_str(expr: &Expr, dir: &Path) -> Result<String, NotEvaluable> {

@@ -54,6 +54,16 @@ pub struct FoundRmcpPrompt {
     pub line: usize,
 }
 
+impl FoundRmcpPrompt {
+    /// Whether its description is read from a file (`include_str!`).
+    pub fn reads_files(&self) -> bool {
+        self.description
+            .as_ref()
+            .is_some_and(super::eval::may_read_file)
+            || self.doc.iter().flatten().any(DocPiece::reads_file)
+    }
+}
+
 /// Every `#[prompt]` fn, in file order then source order (`#[cfg(test)]` modules skipped).
 pub fn find_rmcp_prompts(files: &[ModuleFile]) -> Result<Vec<FoundRmcpPrompt>, Error> {
     let mut out = Vec::new();
