@@ -28,6 +28,14 @@
 //!     The bench therefore also prints the doc edit with the snapshot
 //!     against the body edit without it: a compiled change either way.
 //!
+//! `FORM=rmcp` measures the same tools written the way rmcp servers are
+//! (`examples/weather-server`): argument and output types deriving
+//! `JsonSchema`, one `#[tool]` fn per tool in a `#[tool_router]` impl
+//! whose doc comment is the description, and `mcp_contract::rmcp!()`; the
+//! crate without the step is the same server without `build.rs` and that
+//! line. There rmcp's own macro compiles the description either way, so a
+//! doc edit is a compiled change on both sides.
+//!
 //! Run: `cargo bench -p mcp-contract-build --bench snapshot_200`
 //! (`ITERATIONS=n` to change the number of timed rebuilds, default 5;
 //! `BENCH_OPT_BUILD=1` to build both variants with
@@ -43,6 +51,15 @@ use mcp_contract_build::{Builder, Mode};
 
 const TOOLS: usize = 200;
 const TOUCHED: usize = 17;
+
+/// How the generated server declares its tools.
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    /// `#[mcp_contract::tool]` on each argument struct.
+    Attribute,
+    /// rmcp's `#[tool_router]` / `#[tool]`, locked by `build.rs` alone.
+    Rmcp,
+}
 
 /// An edit of tool [`TOUCHED`]'s file.
 #[derive(Clone, Copy, PartialEq)]
@@ -87,10 +104,19 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| scratch.path().to_path_buf());
     let target = root.join("target");
-    let with = root.join("bench-tools");
-    let without = root.join("bench-plain");
-    generate(&with, "bench-tools", true);
-    generate(&without, "bench-plain", false);
+    let form = match std::env::var("FORM").as_deref() {
+        Ok("rmcp") => Form::Rmcp,
+        Ok("attribute") | Err(_) => Form::Attribute,
+        Ok(other) => panic!("FORM={other}: expected `attribute` (the default) or `rmcp`"),
+    };
+    let (with_name, without_name) = match form {
+        Form::Attribute => ("bench-tools", "bench-plain"),
+        Form::Rmcp => ("bench-rmcp", "bench-rmcp-plain"),
+    };
+    let with = root.join(with_name);
+    let without = root.join(without_name);
+    generate(&with, with_name, true, form);
+    generate(&without, without_name, false, form);
 
     eprintln!("initial builds (dependencies compile once)...");
     let (t, _) = cargo_build(&with, &target);
@@ -104,7 +130,7 @@ fn main() {
         let snap = Builder::new()
             .manifest_dir(&with)
             .out_dir(&out_dir)
-            .package("bench-tools")
+            .package(with_name)
             .mode(Mode::Update)
             .quiet()
             .generate()
@@ -112,14 +138,14 @@ fn main() {
         assert_eq!(snap.surface.len(), TOOLS);
     });
     // The build script cargo compiled (dev profile), run the way cargo runs it.
-    let script_bin = find_build_script(&target, "bench-tools");
+    let script_bin = find_build_script(&target, with_name);
     // The build script, run the way cargo runs it.
     let run_script = || {
         let out = Command::new(&script_bin)
             .current_dir(&with)
             .env("CARGO_MANIFEST_DIR", &with)
             .env("OUT_DIR", &out_dir)
-            .env("CARGO_PKG_NAME", "bench-tools")
+            .env("CARGO_PKG_NAME", with_name)
             .env("CARGO_PKG_VERSION", "0.1.0")
             .env("MCP_CONTRACT_LOCKED", "0")
             .env_remove("CI")
@@ -141,7 +167,7 @@ fn main() {
         .map(|edit| {
             let d = timed(runs, || {
                 script_revision += 1;
-                touch(&with, edit, script_revision);
+                touch(&with, edit, script_revision, form);
                 run_script();
             });
             (edit, d)
@@ -165,13 +191,13 @@ fn main() {
         for i in 0..iterations {
             revision += 1;
             let mut build_with = || {
-                touch(&with, edit, revision);
+                touch(&with, edit, revision, form);
                 let (w, c) = cargo_build(&with, &target);
                 with_wall.push(w);
                 with_cpu.push(c);
             };
             let mut build_without = || {
-                touch(&without, edit, revision);
+                touch(&without, edit, revision, form);
                 let (w, c) = cargo_build(&without, &target);
                 plain_wall.push(w);
                 plain_cpu.push(c);
@@ -197,7 +223,11 @@ fn main() {
     }
     let pct =
         |a: Duration, b: Duration| (a.as_secs_f64() - b.as_secs_f64()) / b.as_secs_f64() * 100.0;
-    println!("snapshot_200: {TOOLS} tools, medians of {iterations} runs");
+    let form_name = match form {
+        Form::Attribute => "#[mcp_contract::tool]",
+        Form::Rmcp => "rmcp #[tool_router]",
+    };
+    println!("snapshot_200: {TOOLS} tools ({form_name}), medians of {iterations} runs");
     println!(
         "  build script, as cargo runs it:               {:>7.1} ms",
         ms(as_cargo_runs_it)
@@ -352,26 +382,38 @@ fn children_cpu() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-/// Applies `edit` to tool [`TOUCHED`]'s file; `revision` makes every
-/// edit a new text. Each edit rewrites one line the generator marks.
-fn touch(dir: &Path, edit: Edit, revision: usize) {
-    let path = dir.join(format!("src/tools/t{TOUCHED}.rs"));
+/// Applies `edit` to tool [`TOUCHED`]; `revision` makes every edit a new
+/// text. Each edit rewrites one line the generator marks: in the tool's
+/// file, except the rmcp form's description (the `#[tool]` fn's doc
+/// comment, in `src/server.rs`).
+fn touch(dir: &Path, edit: Edit, revision: usize, form: Form) {
+    let path = match (edit, form) {
+        (Edit::Doc, Form::Rmcp) => dir.join("src/server.rs"),
+        _ => dir.join(format!("src/tools/t{TOUCHED}.rs")),
+    };
     let text = std::fs::read_to_string(&path).unwrap();
-    let (marker, line) = match edit {
-        Edit::Doc => (
-            "/// Tool ",
-            format!("/// Tool {TOUCHED}, revision {revision}."),
+    let (marker, line) = match (edit, form) {
+        (Edit::Doc, Form::Attribute) => (
+            format!("/// Tool {TOUCHED}:"),
+            format!("/// Tool {TOUCHED}: revision {revision}."),
         ),
-        Edit::Field => (
-            "    pub flag",
+        (Edit::Doc, Form::Rmcp) => (
+            format!("    /// Tool {TOUCHED}:"),
+            format!("    /// Tool {TOUCHED}: revision {revision}."),
+        ),
+        (Edit::Field, _) => (
+            "    pub flag".to_string(),
             format!("    pub flag{revision}: Option<bool>,"),
         ),
-        Edit::Body => ("        .take(", format!("        .take({revision})")),
+        (Edit::Body, _) => (
+            "        .take(".to_string(),
+            format!("        .take({revision})"),
+        ),
     };
     let lines: Vec<String> = text
         .lines()
         .map(|l| {
-            if l.starts_with(marker) {
+            if l.starts_with(&marker) {
                 line.clone()
             } else {
                 l.to_string()
@@ -381,13 +423,22 @@ fn touch(dir: &Path, edit: Edit, revision: usize) {
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
 }
 
-fn generate(dir: &Path, name: &str, snapshot: bool) {
+fn generate(dir: &Path, name: &str, snapshot: bool, form: Form) {
     std::fs::create_dir_all(dir.join("src/tools")).unwrap();
     let root = workspace_root().display().to_string();
+    let deps = match form {
+        Form::Attribute => format!(
+            "mcp-contract = {{ path = \"{root}/mcp-contract\", default-features = false, features = [\"macros\"] }}\n"
+        ),
+        Form::Rmcp => format!(
+            "mcp-contract = {{ path = \"{root}/mcp-contract\", default-features = false, features = [\"rmcp\"] }}\n\
+             rmcp = {{ version = \"*\", default-features = false, features = [\"server\", \"macros\"] }}\n\
+             schemars = \"1\"\n"
+        ),
+    };
     let mut manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[workspace]\n\n\
-         [dependencies]\nserde = {{ version = \"1\", features = [\"derive\"] }}\n\
-         mcp-contract = {{ path = \"{root}/mcp-contract\", default-features = false, features = [\"macros\"] }}\n\n\
+         [dependencies]\nserde = {{ version = \"1\", features = [\"derive\"] }}\n{deps}\n\
          [profile.dev]\ndebug = false\n"
     );
     if std::env::var_os("BENCH_OPT_BUILD").is_some() {
@@ -406,29 +457,41 @@ fn generate(dir: &Path, name: &str, snapshot: bool) {
     }
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     let _ = std::fs::copy(workspace_root().join("Cargo.lock"), dir.join("Cargo.lock"));
-    std::fs::write(dir.join("src/lib.rs"), "pub mod tools;\n").unwrap();
+    let lib = match (form, snapshot) {
+        (Form::Attribute, _) => "pub mod tools;\n",
+        (Form::Rmcp, false) => "pub mod server;\npub mod tools;\n",
+        (Form::Rmcp, true) => {
+            "pub mod server;\npub mod tools;\n\n\
+             pub fn contract() -> mcp_contract::rmcp::Contract {\n    mcp_contract::rmcp!()\n}\n"
+        }
+    };
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
     let mods: String = (0..TOOLS).map(|i| format!("pub mod t{i};\n")).collect();
     std::fs::write(dir.join("src/tools/mod.rs"), mods).unwrap();
     for i in 0..TOOLS {
-        let attr = if snapshot {
-            format!("#[mcp_contract::tool(name = \"tool_{i}\", version = 1, output = Out{i}, read_only)]\n")
-        } else {
-            String::new()
+        let (doc, attr, schema) = match form {
+            Form::Attribute if snapshot => (
+                format!("Tool {i}: does thing {i}."),
+                format!("#[mcp_contract::tool(name = \"tool_{i}\", version = 1, output = Out{i}, read_only)]\n"),
+                "",
+            ),
+            Form::Attribute => (format!("Tool {i}: does thing {i}."), String::new(), ""),
+            Form::Rmcp => (format!("Arguments of tool {i}."), String::new(), ", schemars::JsonSchema"),
         };
         let src = format!(
-            "/// Tool {i}: does thing {i}.\n\
-             {attr}#[derive(Debug, serde::Deserialize)]\n\
+            "/// {doc}\n\
+             {attr}#[derive(Debug, serde::Deserialize{schema})]\n\
              pub struct Args{i} {{\n\
              \x20   /// What to look for.\n    pub query: String,\n\
              \x20   /// At most this many hits.\n    pub limit: Option<u32>,\n\
              \x20   pub filter: Filter{i},\n    pub tags: Vec<String>,\n\
              \x20   #[serde(default)]\n    pub mode: Mode{i},\n\
              \x20   pub flag: Option<bool>,\n}}\n\n\
-             /// A range filter.\n#[derive(Debug, Default, serde::Deserialize)]\n\
+             /// A range filter.\n#[derive(Debug, Default, serde::Deserialize{schema})]\n\
              pub struct Filter{i} {{\n    pub min: Option<i64>,\n    pub max: Option<i64>,\n}}\n\n\
-             /// How to match.\n#[derive(Debug, Default, serde::Deserialize)]\n#[serde(rename_all = \"snake_case\")]\n\
+             /// How to match.\n#[derive(Debug, Default, serde::Deserialize{schema})]\n#[serde(rename_all = \"snake_case\")]\n\
              pub enum Mode{i} {{\n    #[default]\n    Fast,\n    Exact,\n}}\n\n\
-             /// The hits.\n#[derive(Debug, serde::Serialize)]\n\
+             /// The hits.\n#[derive(Debug, serde::Serialize{schema})]\n\
              pub struct Out{i} {{\n    pub hits: Vec<String>,\n    pub total: u64,\n}}\n\n\
              /// The handler.\n\
              pub fn handle{i}(args: &Args{i}) -> Out{i} {{\n\
@@ -444,5 +507,25 @@ fn generate(dir: &Path, name: &str, snapshot: bool) {
              }}\n"
         );
         std::fs::write(dir.join(format!("src/tools/t{i}.rs")), src).unwrap();
+    }
+    if form == Form::Rmcp {
+        let mut server = String::from(
+            "use rmcp::handler::server::wrapper::{Json, Parameters};\n\
+             use rmcp::{tool, tool_router};\n\n\
+             use crate::tools::*;\n\n\
+             #[derive(Clone, Default)]\npub struct Server;\n\n\
+             #[tool_router(vis = \"pub\")]\nimpl Server {\n",
+        );
+        for i in 0..TOOLS {
+            server.push_str(&format!(
+                "    /// Tool {i}: does thing {i}.\n\
+                 \x20   #[tool(annotations(read_only_hint = true))]\n\
+                 \x20   async fn tool_{i}(&self, Parameters(args): Parameters<t{i}::Args{i}>) -> Json<t{i}::Out{i}> {{\n\
+                 \x20       Json(t{i}::handle{i}(&args))\n\
+                 \x20   }}\n\n"
+            ));
+        }
+        server.push_str("}\n");
+        std::fs::write(dir.join("src/server.rs"), server).unwrap();
     }
 }
