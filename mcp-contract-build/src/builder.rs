@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::metadata::PackageInfo;
 use crate::mode::{decide, Decision, Mode};
 use crate::outputs::{self, LockOutcome};
-use crate::surface::add_tools_cached;
+use crate::surface::{add_rmcp_tools_cached, add_tools_cached};
 
 mod rederive;
 
@@ -80,7 +80,7 @@ pub struct Snapshot {
     pub rmcp_tools: Vec<crate::rmcp::FoundRmcpTool>,
     /// The tools as rmcp derives them, before the record's transitions.
     pub derived: Surface,
-    /// The `#[mcp_contract::tool]`s whose derivation read an item that
+    /// The tools (either form) whose derivation read an item that
     /// changed since the cached run (all of them without a cache); the
     /// others derive exactly as cached (see [`crate::cache`]).
     pub affected: Vec<String>,
@@ -331,7 +331,7 @@ impl Builder {
             rc.tools
                 .iter()
                 .flat_map(|t| &t.deps)
-                .chain(&rc.rmcp_deps)
+                .chain(&rc.prompt_deps)
                 .any(|d| w.changed.contains(d))
         });
         if affected {
@@ -437,7 +437,9 @@ impl Builder {
             crate::rmcp::prompts::PROMPT_FIELD_KEYS,
         )?;
         let mut seen_prompts = BTreeMap::new();
-        let mut has_rmcp = false;
+        // The manifest lists rmcp tools' cargo features beside the tools:
+        // with any, the output is not a function of the tools alone.
+        let mut rmcp_features = false;
         for (i, (root, kind)) in roots.iter().enumerate() {
             let files = module_files(manifest_dir, root)?;
             let walked = files.len();
@@ -460,14 +462,14 @@ impl Builder {
                 index = index.with_crates(info.deps_of_target(kind), info.crates.clone());
             }
             let recorded;
-            let rmcp_deps;
+            let prompt_deps;
             // A type from another crate loads that crate and derives again;
             // each round loads at least one crate, so this ends.
             loop {
                 let (mut trial, mut trial_seen, mut trial_prompts) =
                     (surface.clone(), seen.clone(), seen_prompts.clone());
                 let mut trial_recorded = Vec::new();
-                let mut trial_rmcp_deps = BTreeSet::new();
+                let mut trial_prompt_deps = BTreeSet::new();
                 let attempt = add_tools_cached(
                     &mut trial,
                     &mut trial_seen,
@@ -477,34 +479,36 @@ impl Builder {
                     &mut trial_recorded,
                 )
                 .and_then(|()| {
-                    // Every item the rmcp tools' and prompts' derivations read.
-                    index.track();
-                    let added = crate::rmcp::add_rmcp_tools(
+                    add_rmcp_tools_cached(
                         &mut trial,
                         &mut trial_seen,
                         &index,
                         manifest_dir,
                         &rmcp_found,
                         &fields,
+                        reuse.as_ref(),
+                        &mut trial_recorded,
                     )
-                    .and_then(|()| {
-                        crate::rmcp::add_rmcp_prompts(
-                            &mut trial,
-                            &mut trial_prompts,
-                            &index,
-                            manifest_dir,
-                            &prompts_found,
-                            &prompt_fields,
-                        )
-                    });
-                    trial_rmcp_deps = index.take_touched();
+                })
+                .and_then(|()| {
+                    // Every item the prompts' derivations read.
+                    index.track();
+                    let added = crate::rmcp::add_rmcp_prompts(
+                        &mut trial,
+                        &mut trial_prompts,
+                        &index,
+                        manifest_dir,
+                        &prompts_found,
+                        &prompt_fields,
+                    );
+                    trial_prompt_deps = index.take_touched();
                     added
                 });
                 match attempt {
                     Ok(()) => {
                         (surface, seen, seen_prompts) = (trial, trial_seen, trial_prompts);
                         recorded = trial_recorded;
-                        rmcp_deps = trial_rmcp_deps;
+                        prompt_deps = trial_prompt_deps;
                         break;
                     }
                     Err(e) => {
@@ -530,11 +534,26 @@ impl Builder {
                     sources.push(abs);
                 }
             }
-            has_rmcp |= !rmcp_found.is_empty() || !prompts_found.is_empty();
+            rmcp_features |= rmcp_found.iter().any(|t| !t.features.is_empty());
+            // Descriptions read through `include_str!`: watched like sources.
+            let mut included: Vec<PathBuf> = rmcp_found
+                .iter()
+                .flat_map(|t| t.included_files(manifest_dir))
+                .chain(
+                    prompts_found
+                        .iter()
+                        .flat_map(|p| p.included_files(manifest_dir)),
+                )
+                .collect();
+            included.sort();
+            included.dedup();
+            for file in &included {
+                if !sources.contains(file) {
+                    sources.push(file.clone());
+                }
+            }
             if let Some(facts) = facts {
-                let whole = index.files().len() > walked
-                    || rmcp_found.iter().any(|t| t.reads_files())
-                    || prompts_found.iter().any(|p| p.reads_files());
+                let whole = index.files().len() > walked || !included.is_empty();
                 new_roots.push(root_cache(
                     manifest_dir,
                     root,
@@ -542,8 +561,9 @@ impl Builder {
                     &index,
                     facts,
                     walked,
-                    (recorded, rmcp_deps.into_iter().collect()),
+                    (recorded, prompt_deps.into_iter().collect()),
                     whole,
+                    &included,
                 ));
             }
             found_tools.extend(tools);
@@ -569,11 +589,12 @@ impl Builder {
         // may tie tools together) and for tools-only surfaces: every tool
         // taken from the cache is the cached one, and every tool derived
         // again equals its cached file.
-        // Every tool is an `#[mcp_contract::tool]` of a root cached item by
-        // item (no rmcp tools, no other crates' types), and nothing ties
-        // tools together: the output is a function of the tools, tool by tool.
+        // Every tool (`#[mcp_contract::tool]` or rmcp `#[tool]`, none
+        // feature-gated) is of a root cached item by item (no other crates'
+        // types), and nothing ties tools together: the output is a function
+        // of the tools, tool by tool.
         let tool_wise = tools_only
-            && !has_rmcp
+            && !rmcp_features
             && new_roots.iter().all(|r| !r.whole)
             && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len()
             && record.entries.is_empty()
@@ -989,10 +1010,11 @@ fn root_cache(
     index: &TypeIndex,
     mut facts: Vec<(cache::Stamp, cache::FileFacts)>,
     walked: usize,
-    (tools, rmcp_deps): (Vec<cache::CachedTool>, Vec<cache::ItemRef>),
+    (tools, prompt_deps): (Vec<cache::CachedTool>, Vec<cache::ItemRef>),
     whole: bool,
+    included: &[PathBuf],
 ) -> cache::RootCache {
-    let files = index
+    let mut files: Vec<cache::CachedFile> = index
         .files()
         .iter()
         .enumerate()
@@ -1022,13 +1044,29 @@ fn root_cache(
             }
         })
         .collect();
+    // Files read through `include_str!`: after the index's, checked by
+    // content like other crates' files (see `cache::fast::walk`).
+    for abs in included {
+        let bytes = std::fs::read(abs).unwrap_or_default();
+        files.push(cache::CachedFile {
+            path: abs.strip_prefix(manifest_dir).unwrap_or(abs).to_path_buf(),
+            module: Vec::new(),
+            stamp: cache::Stamp::of(abs).unwrap_or_default(),
+            facts: cache::FileFacts {
+                content: cache::content_hash(&bytes),
+                ..Default::default()
+            },
+            children: Vec::new(),
+            names: None,
+        });
+    }
     cache::RootCache {
         root: root.to_path_buf(),
         kind: kind.to_string(),
         files,
         walked,
         tools,
-        rmcp_deps,
+        prompt_deps,
         whole,
     }
 }

@@ -13,6 +13,7 @@ use crate::cache::{CachedTool, Reuse};
 use crate::derive::{input_schema_for, output_schema_for, TypeIndex};
 use crate::discover::FoundTool;
 use crate::error::Error;
+use crate::rmcp::{add_rmcp_tools, FoundRmcpTool, ToolFields};
 
 /// Adds every tool of one crate (`index` built from that crate's files) to `surface`.
 /// `seen` remembers where each name was declared, across crates, to report duplicates.
@@ -51,6 +52,47 @@ pub fn add_tools_cached(
         record.push(CachedTool {
             name: def.name.clone(),
             at: at.unwrap_or_default(),
+            rmcp: false,
+            hash: cached.unwrap_or_default().to_string(),
+            deps: deps.into_iter().collect(),
+        });
+    }
+    Ok(())
+}
+
+/// Adds rmcp's `#[tool]` fns `tools` (see [`crate::rmcp::add_rmcp_tools`]),
+/// recording each with the items its derivation read, as
+/// [`add_tools_cached`] does. Its own impl block or fn is not one of them:
+/// what discovery reads of it is the file's structure.
+#[allow(clippy::too_many_arguments)]
+pub fn add_rmcp_tools_cached(
+    surface: &mut Surface,
+    seen: &mut BTreeMap<String, (PathBuf, usize)>,
+    index: &TypeIndex,
+    package_root: &std::path::Path,
+    tools: &[FoundRmcpTool],
+    fields: &ToolFields,
+    reuse: Option<&Reuse>,
+    record: &mut Vec<CachedTool>,
+) -> Result<(), Error> {
+    for found in tools {
+        let cached = reuse.and_then(|r| r.unaffected(&found.name));
+        index.track();
+        let added = add_rmcp_tools(
+            surface,
+            seen,
+            index,
+            package_root,
+            std::slice::from_ref(found),
+            fields,
+        );
+        let deps = index.take_touched();
+        added?;
+        let file = index.file_index(&found.file).unwrap_or(usize::MAX);
+        record.push(CachedTool {
+            name: found.name.clone(),
+            at: (file, found.item.clone()),
+            rmcp: true,
             hash: cached.unwrap_or_default().to_string(),
             deps: deps.into_iter().collect(),
         });

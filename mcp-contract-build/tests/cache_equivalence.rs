@@ -483,13 +483,95 @@ impl Server {
     nothing(&c.both("rmcp new tool's body"), "rmcp new tool's body");
 }
 
-/// A description read from a file (`include_str!`, which the cache does
-/// not watch): the crate is cached as a whole, any edit runs the full step.
+/// rmcp `#[tool]` fns are re-derived one by one: a field renamed in one
+/// tool's argument type derives that tool again and splices it in; a type
+/// two tools reach derives both; a tool's doc comment (structure) runs the
+/// full step.
 #[test]
-fn rmcp_descriptions_from_files_cache_the_crate_as_a_whole() {
+fn rmcp_tools_a_field_rename_re_derives_only_the_tools_that_read_it() {
+    let c = Crate::new();
+    c.write("src/lib.rs", "pub mod server;\npub mod types;\n");
+    c.write(
+        "src/types.rs",
+        r#"#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+pub struct Page {
+    pub size: u32,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct EchoArgs {
+    /// The text.
+    pub text: String,
+    pub page: Page,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct CountArgs {
+    pub words: Vec<String>,
+    pub page: Page,
+}
+"#,
+    );
+    c.write(
+        "src/server.rs",
+        r#"use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::{tool, tool_router};
+
+use crate::types::*;
+
+pub struct Server;
+
+#[tool_router]
+impl Server {
+    /// Echoes.
+    #[tool]
+    async fn echo(&self, Parameters(a): Parameters<EchoArgs>) -> String {
+        a.text
+    }
+
+    /// Counts.
+    #[tool(annotations(read_only_hint = true))]
+    async fn count(&self, Parameters(a): Parameters<CountArgs>) -> Json<Page> {
+        Json(Page { size: a.words.len() as u32 })
+    }
+}
+
+/// Free.
+#[tool]
+fn ping() -> String {
+    "pong".into()
+}
+"#,
+    );
+    let lock = || std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
+    assert!(c.both("first").full);
+    c.edit("src/types.rs", "pub text: String", "pub line: String");
+    let one = c.both("echo's field");
+    assert!(!one.full && one.spliced, "{:?}", names(&one));
+    assert_eq!(names(&one), ["echo"]);
+    assert!(lock().contains("\"line\""));
+    c.edit("src/types.rs", "/// The text.", "/// The line.");
+    assert_eq!(names(&c.both("echo's field doc")), ["echo"]);
+    c.edit("src/types.rs", "pub size: u32", "pub limit: u32");
+    let both = c.both("the shared type");
+    assert!(!both.full && both.spliced, "{:?}", names(&both));
+    assert_eq!(names(&both), ["count", "echo"]);
+    c.edit("src/server.rs", "\"pong\".into()", "\"PONG\".into()");
+    let body = c.both("a body");
+    assert!(!body.full && !body.spliced && body.affected.is_empty());
+    c.edit("src/server.rs", "/// Counts.", "/// Counts words.");
+    assert!(c.both("a tool's doc comment").full);
+    assert!(lock().contains("Counts words."));
+}
+
+/// A description read from a file (`include_str!`): the file is watched
+/// like a source (cargo reruns the step when it alone changes) and checked
+/// by the cache; the crate is cached as a whole, any edit runs the full step.
+#[test]
+fn rmcp_descriptions_from_files_are_watched() {
     let c = Crate::new();
     c.write("src/lib.rs", "pub mod server;\n");
-    c.write("src/echo.md", "Echoes.");
+    c.write("src/docs/echo.md", "Echoes.");
     c.write(
         "src/server.rs",
         r#"use rmcp::{tool, tool_router};
@@ -498,7 +580,7 @@ pub struct Server;
 
 #[tool_router]
 impl Server {
-    #[tool(description = include_str!("echo.md"))]
+    #[tool(description = concat!("Tool: ", include_str!("docs/echo.md")))]
     async fn echo(&self) -> String {
         String::new()
     }
@@ -506,9 +588,15 @@ impl Server {
 "#,
     );
     assert!(c.both("first").full);
-    c.write("src/echo.md", "Echoes back.");
+    let lock = || std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
+    assert!(lock().contains("Tool: Echoes."), "{}", lock());
+    let snap = c.builder("cached.lock", &c.cached_out).generate().unwrap();
+    let md = c.root().join("src/docs/echo.md");
+    assert!(snap.sources.contains(&md), "{:?}", snap.sources);
+
+    c.write("src/docs/echo.md", "Echoes back.");
+    assert!(c.both("the file alone").full);
+    assert!(lock().contains("Tool: Echoes back."), "{}", lock());
     c.edit("src/server.rs", "String::new()", "\"x\".into()");
-    assert!(c.both("body, and the file").full);
-    let lock = std::fs::read_to_string(c.root().join("contracts/cached.lock")).unwrap();
-    assert!(lock.contains("Echoes back."), "{lock}");
+    assert!(c.both("a body").full);
 }

@@ -477,11 +477,10 @@ fn cached_builds_match_uncached_ones_over_random_edits() {
     run(false, &["unchanged", "re-derived", "full", "error"]);
 }
 
-/// The rmcp form: no tool is derived again from the cache, so every build
-/// is either unchanged (an edit nothing derived read) or full.
+/// The rmcp form: rmcp's `#[tool]` fns take every path the attribute does.
 #[test]
 fn cached_rmcp_builds_match_uncached_ones_over_random_edits() {
-    run(true, &["unchanged", "full", "error"]);
+    run(true, &["unchanged", "re-derived", "full", "error"]);
 }
 
 /// `MCP_CONTRACT_CACHE_EDITS` builds of seeded random edits (see the
@@ -550,11 +549,6 @@ fn run(rmcp: bool, reached: &[&str]) {
                     (true, true) => "full, spliced",
                     (true, false) => "full",
                 };
-                assert!(
-                    !rmcp || matches!(path, "unchanged" | "full"),
-                    "an rmcp build took the {path:?} path after\n{}",
-                    context()
-                );
                 *paths.entry(path).or_default() += 1;
             }
             (Err(c), Err(p)) => {

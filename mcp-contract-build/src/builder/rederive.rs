@@ -29,7 +29,9 @@ use crate::discover::FoundTool;
 use crate::error::Error;
 use crate::mode::Mode;
 use crate::outputs::{self, LockOutcome};
-use crate::surface::add_tools_cached;
+use crate::rmcp::discover::find_rmcp_tools_in_item;
+use crate::rmcp::{FoundRmcpTool, ToolFields};
+use crate::surface::{add_rmcp_tools_cached, add_tools_cached};
 
 impl Builder {
     /// The build when only some tools derive differently (see the module
@@ -65,13 +67,18 @@ impl Builder {
         if !record.entries.is_empty() {
             return Ok(None);
         }
+        let fields = super::parse_fields(
+            &self.tool_fields,
+            "tool_field",
+            crate::rmcp::surface::TOOL_FIELD_KEYS,
+        )?;
         let mut roots = Vec::new();
         let mut sources = Vec::new();
         let mut surface = Surface::new();
         let mut rederived: Vec<String> = Vec::new();
         let mut found = Vec::new();
         for (rc, walked) in cached.roots.iter().zip(walked) {
-            if rc.whole || rc.files.len() != rc.walked || !rc.rmcp_deps.is_empty() {
+            if rc.whole || rc.files.len() != rc.walked || !rc.prompt_deps.is_empty() {
                 return Ok(None);
             }
             let affected: Vec<usize> = (0..rc.tools.len())
@@ -84,6 +91,7 @@ impl Builder {
                 &setup.manifest_dir,
                 walked,
                 &affected,
+                &fields,
                 &mut surface,
                 &mut rederived,
             ) else {
@@ -148,6 +156,7 @@ fn derive_again(
     manifest_dir: &Path,
     walked: cache::fast::Walked,
     affected: &[usize],
+    fields: &ToolFields,
     surface: &mut Surface,
     names: &mut Vec<String>,
 ) -> Option<(RootCache, Vec<std::path::PathBuf>, Vec<FoundTool>)> {
@@ -171,29 +180,63 @@ fn derive_again(
         })
         .collect::<Option<Vec<_>>>()?;
     let index = TypeIndex::from_names(files, parsed);
-    let found = affected
-        .iter()
-        .map(|&n| found_tool(&index, &root, &root.tools[n]))
-        .collect::<Option<Vec<_>>>()?;
-    let mut recorded = Vec::new();
-    add_tools_cached(
-        surface,
-        &mut BTreeMap::new(),
-        &index,
-        &found,
-        None,
-        &mut recorded,
-    )
-    .ok()?;
+    let mut found = Vec::new();
+    for &n in affected {
+        let cached = &root.tools[n];
+        let mut recorded = Vec::new();
+        if cached.rmcp {
+            let tool = found_rmcp_tool(&index, &root, cached)?;
+            add_rmcp_tools_cached(
+                surface,
+                &mut BTreeMap::new(),
+                &index,
+                manifest_dir,
+                &[tool],
+                fields,
+                None,
+                &mut recorded,
+            )
+            .ok()?;
+        } else {
+            let tool = found_tool(&index, &root, cached)?;
+            add_tools_cached(
+                surface,
+                &mut BTreeMap::new(),
+                &index,
+                std::slice::from_ref(&tool),
+                None,
+                &mut recorded,
+            )
+            .ok()?;
+            found.push(tool);
+        }
+        // The hash is empty: the tool gets its file when the cache is saved.
+        root.tools[n] = recorded.pop()?;
+        names.push(root.tools[n].name.clone());
+    }
     if index.is_stale() || !index.take_wanted().is_empty() {
         return None;
     }
-    for (&n, tool) in affected.iter().zip(recorded) {
-        // The hash is empty: the tool gets its file when the cache is saved.
-        root.tools[n] = tool;
-        names.push(root.tools[n].name.clone());
-    }
     Some((root, sources, found))
+}
+
+/// The rmcp `#[tool]` fn `cached` as discovery finds it, from the impl
+/// block or fn that declares it; `None` when that is no longer there, or
+/// is inside an inline module (the full step walks those).
+fn found_rmcp_tool(
+    index: &TypeIndex,
+    root: &RootCache,
+    cached: &CachedTool,
+) -> Option<FoundRmcpTool> {
+    let (file, path) = &cached.at;
+    let [at] = path[..] else {
+        return None;
+    };
+    let meta = root.files.get(*file)?;
+    let item = index.item_at(*file, path)?;
+    let tools =
+        find_rmcp_tools_in_item(&meta.path, index.source_of(*file), item, at, &meta.module).ok()?;
+    tools.into_iter().find(|t| t.name == cached.name)
 }
 
 /// The tool `cached` as discovery finds it, from its argument struct's

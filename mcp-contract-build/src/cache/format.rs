@@ -202,7 +202,8 @@ fn encode_index(c: &BuildCache) -> Option<String> {
         for t in &r.tools {
             let _ = writeln!(
                 out,
-                "tool\t{}\t{}\t{}:{}\t{}",
+                "{}\t{}\t{}\t{}:{}\t{}",
+                if t.rmcp { "rtool" } else { "tool" },
                 text(&t.name)?,
                 &t.hash,
                 t.at.0,
@@ -210,8 +211,8 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                 item_refs(&t.deps)
             );
         }
-        if !r.rmcp_deps.is_empty() {
-            let _ = writeln!(out, "rmcp\t{}", item_refs(&r.rmcp_deps));
+        if !r.prompt_deps.is_empty() {
+            let _ = writeln!(out, "prompts\t{}", item_refs(&r.prompt_deps));
         }
     }
     Some(out)
@@ -382,7 +383,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                 root: next()?.into(),
                 files: Vec::new(),
                 tools: Vec::new(),
-                rmcp_deps: Vec::new(),
+                prompt_deps: Vec::new(),
             }),
             "file" => {
                 let stamp = Stamp {
@@ -427,7 +428,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                 let file = c.roots.last_mut()?.files.last_mut()?;
                 file.children.push((p, m, is_mod));
             }
-            "tool" => {
+            "tool" | "rtool" => {
                 let name = next()?.to_string();
                 let hash = next()?.to_string();
                 let (f, p) = next()?.split_once(':')?;
@@ -436,11 +437,12 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                 c.roots.last_mut()?.tools.push(CachedTool {
                     name,
                     at,
+                    rmcp: kind == "rtool",
                     hash,
                     deps,
                 });
             }
-            "rmcp" => c.roots.last_mut()?.rmcp_deps = item_refs_of(next()?)?,
+            "prompts" => c.roots.last_mut()?.prompt_deps = item_refs_of(next()?)?,
             _ => return None,
         }
         if next().is_some() {
@@ -567,13 +569,23 @@ mod tests {
                     }),
                 }],
                 walked: 1,
-                tools: vec![CachedTool {
-                    name: "t".into(),
-                    at: (0, vec![0]),
-                    hash: "h".into(),
-                    deps: vec![(0, vec![1, 2]), (0, vec![0])],
-                }],
-                rmcp_deps: vec![(0, vec![3]), (0, vec![1, 0])],
+                tools: vec![
+                    CachedTool {
+                        name: "t".into(),
+                        at: (0, vec![0]),
+                        hash: "h".into(),
+                        deps: vec![(0, vec![1, 2]), (0, vec![0])],
+                        rmcp: false,
+                    },
+                    CachedTool {
+                        name: "r".into(),
+                        at: (0, vec![4]),
+                        hash: "h2".into(),
+                        deps: vec![(0, vec![0])],
+                        rmcp: true,
+                    },
+                ],
+                prompt_deps: vec![(0, vec![3]), (0, vec![1, 0])],
                 whole: false,
             }],
             outputs: vec![OutputStamp {

@@ -25,12 +25,14 @@
 //! settings, the package metadata, the migration record); a cache that is
 //! unreadable, fails its checksum, has another format or key, or whose
 //! recorded outputs in `OUT_DIR` were touched since is ignored and rebuilt.
-//! rmcp's `#[tool]`s and `#[prompt]`s are never derived again from the
-//! cache: an edit that reaches what they read (their attributes and
-//! signatures, which are structure, or an item their derivation read) runs
-//! the full step, and any other edit (a handler's body) leaves the output
-//! as it was. Crates whose tools need other crates' sources are cached as
-//! a whole: any change in them runs the full step. Files are
+//! rmcp's `#[tool]` fns are cached like `#[mcp_contract::tool]`s, each with
+//! the items its derivation read: what discovery reads of them (attributes
+//! and signatures) is structure, and their bodies are read by nothing, so a
+//! handler-body edit derives nothing and a field renamed in an argument type
+//! derives only the tools that reach it. rmcp `#[prompt]`s are cached as a
+//! set: an edit reaching an item they read runs the full step. Crates whose
+//! tools need other crates' sources are cached as a whole: any change in
+//! them runs the full step. Files are
 //! written atomically (temporary file, then rename); a torn or half-written
 //! file fails the checksum.
 
@@ -68,7 +70,9 @@ pub struct BuildCache {
     pub lockfile_stamp: Stamp,
     /// Whether that run's output is a function of its tools, tool by tool
     /// (see [`partial`]): a tools-only surface of cached
-    /// `#[mcp_contract::tool]`s and a migration record without entries.
+    /// `#[mcp_contract::tool]`s and rmcp `#[tool]` fns (none gated on a
+    /// cargo feature, which the rmcp manifest lists beside the tools) and a
+    /// migration record without entries.
     pub by_tool: bool,
 }
 
@@ -78,21 +82,24 @@ pub struct RootCache {
     pub root: PathBuf,
     pub kind: String,
     /// The index's files: the module walk's (in walk order), then those of
-    /// dependency crates the derivation loaded.
+    /// dependency crates the derivation loaded, then the files rmcp
+    /// descriptions read through `include_str!`.
     pub files: Vec<CachedFile>,
     /// How many of `files` the module walk found.
     pub walked: usize,
-    /// Every `#[mcp_contract::tool]` derived, with the items it read.
+    /// Every tool derived (the `#[mcp_contract::tool]`s, then the rmcp
+    /// `#[tool]` fns), with the items it read.
     pub tools: Vec<CachedTool>,
-    /// The items the derivations of the root's rmcp tools and prompts read
-    /// (their argument and output types, and what those reach). Which
-    /// tools and prompts there are, and their attributes and signatures,
-    /// are in the files' structure ([`facts`]); a change to one of these
-    /// items runs the full step.
-    pub rmcp_deps: Vec<ItemRef>,
-    /// Whether the root loaded other crates' sources, or an rmcp tool or
-    /// prompt read a file through `include_str!`: then any change runs the
-    /// full step.
+    /// The items the derivations of the root's rmcp prompts read (their
+    /// argument types, and what those reach): a change to one runs the
+    /// full step. (rmcp tools are in `tools`, each with its own items.)
+    /// Which tools and prompts there are, and their attributes and
+    /// signatures, are in the files' structure ([`facts`]).
+    pub prompt_deps: Vec<ItemRef>,
+    /// Whether the root loaded other crates' sources, or an rmcp tool's or
+    /// prompt's description reads a file through `include_str!` (those
+    /// files follow the index's in `files`, checked by content): then any
+    /// change runs the full step.
     pub whole: bool,
 }
 
@@ -118,8 +125,13 @@ pub struct CachedFile {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedTool {
     pub name: String,
-    /// Its argument struct: (file index, item path).
+    /// Where it is declared: its argument struct for an
+    /// `#[mcp_contract::tool]`; for an rmcp `#[tool]` fn, the impl block
+    /// or free fn that holds it (whose own hash is not a dependency: what
+    /// discovery reads of it is structure, and its bodies are not read).
     pub at: ItemRef,
+    /// An rmcp `#[tool]` fn, not an `#[mcp_contract::tool]` struct.
+    pub rmcp: bool,
     /// Content hash of its file in [`TOOLS_DIR`] (the derived tool).
     pub hash: String,
     pub deps: Vec<ItemRef>,

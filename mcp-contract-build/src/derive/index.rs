@@ -336,6 +336,16 @@ impl TypeIndex {
     /// The files this index was built from, in the order given: (display
     /// path, syntax tree, module path). Files indexed from the cache are
     /// parsed now.
+    /// The index of the file shown as `path` (no file is parsed).
+    pub fn file_index(&self, path: &Path) -> Option<usize> {
+        self.files.iter().position(|f| f.path == path)
+    }
+
+    /// File `f`'s syntax (parsed now when the index was built from names).
+    pub fn source_of(&self, f: usize) -> &Source {
+        self.syntax(f)
+    }
+
     pub fn files(&self) -> Vec<(&Path, &Source, &[String])> {
         (0..self.files.len())
             .map(|f| {

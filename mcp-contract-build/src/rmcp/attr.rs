@@ -159,9 +159,12 @@ pub enum DocPiece {
 }
 
 impl DocPiece {
-    /// Whether evaluating it may read a file (`include_str!`).
-    pub fn reads_file(&self) -> bool {
-        matches!(self, DocPiece::Macro(e) if super::eval::may_read_file(e))
+    /// The files evaluating it reads (`include_str!`, relative to `dir`).
+    pub fn included_files(&self, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        match self {
+            DocPiece::Text(_) => Vec::new(),
+            DocPiece::Macro(e) => super::eval::included_files(e, dir),
+        }
     }
 }
 

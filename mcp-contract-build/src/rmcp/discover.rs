@@ -10,7 +10,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 
 use super::attr::{last_segment_is, parse_tool_attr, rmcp_doc_pieces, DocPiece, RmcpToolAttr};
-use super::eval::may_read_file;
+use super::eval::included_files;
 use crate::attr_pos::{locate, nowhere};
 use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
@@ -58,6 +58,9 @@ pub struct FoundRmcpTool {
     pub output: OutputSource,
     /// The module the fn is declared in.
     pub module: Vec<String>,
+    /// The item that declares it in its file (the impl block, or the free
+    /// fn), as item indices through inline modules.
+    pub item: Vec<usize>,
     /// The file, relative to the package root.
     pub file: PathBuf,
     /// 1-based line of the fn's name.
@@ -65,10 +68,20 @@ pub struct FoundRmcpTool {
 }
 
 impl FoundRmcpTool {
-    /// Whether its description is read from a file (`include_str!`).
-    pub fn reads_files(&self) -> bool {
-        self.attr.description.as_ref().is_some_and(may_read_file)
-            || self.doc.iter().flatten().any(DocPiece::reads_file)
+    /// The files its description is read from (`include_str!`), under
+    /// `package_root`.
+    pub fn included_files(&self, package_root: &std::path::Path) -> Vec<PathBuf> {
+        let dir = super::surface::source_dir(package_root, &self.file);
+        let mut out: Vec<PathBuf> = self
+            .doc
+            .iter()
+            .flatten()
+            .flat_map(|p| p.included_files(&dir))
+            .collect();
+        if let Some(e) = &self.attr.description {
+            out.extend(included_files(e, &dir));
+        }
+        out
     }
 }
 
@@ -81,8 +94,28 @@ pub fn find_rmcp_tools(files: &[ModuleFile]) -> Result<Vec<FoundRmcpTool>, Error
             source: file,
             out: &mut out,
         };
-        w.items(&file.items, module, &[])?;
+        w.items(&file.items, module, &[], &[])?;
     }
+    Ok(out)
+}
+
+/// The rmcp `#[tool]` fns item `item_path` of a file declares (an impl
+/// block or a free fn at the file's top level, in module `module`); the
+/// build cache re-derives a tool from it without walking the whole file.
+pub fn find_rmcp_tools_in_item(
+    path: &PathBuf,
+    source: &Source,
+    item: &Item,
+    item_path: usize,
+    module: &[String],
+) -> Result<Vec<FoundRmcpTool>, Error> {
+    let mut out = Vec::new();
+    let mut w = Walk {
+        path,
+        source,
+        out: &mut out,
+    };
+    w.item(item, vec![item_path], module, &[])?;
     Ok(out)
 }
 
@@ -112,58 +145,67 @@ impl Walk<'_> {
         items: &[Item],
         module: &[String],
         features: &[String],
+        prefix: &[usize],
     ) -> Result<(), Error> {
-        for item in items {
-            match item {
-                Item::Impl(imp) => {
-                    let mut feats = features.to_vec();
-                    feats.extend(cfg_features(&imp.attrs));
-                    let router = match imp.attrs.iter().find(|a| last_segment_is(a, "tool_router"))
-                    {
-                        Some(a) => Some(
-                            router_name(a).map_err(|e| self.attribute_error(a, &e, router_name))?,
-                        ),
-                        None => None,
-                    };
-                    let self_ty = type_text(&imp.self_ty);
-                    for it in &imp.items {
-                        let ImplItem::Fn(f) = it else { continue };
-                        self.tool_fn(
-                            &f.attrs,
-                            &f.sig,
-                            module,
-                            &feats,
-                            Some(&self_ty),
-                            router.clone(),
-                        )?;
-                    }
-                }
-                Item::Fn(f) => {
-                    self.tool_fn(&f.attrs, &f.sig, module, features, None, None)?;
-                }
-                Item::Mod(m) if !is_cfg_test(&m.attrs) => {
-                    if let Some((_, body)) = &m.content {
-                        let mut inner = module.to_vec();
-                        inner.push(m.ident.to_string().trim_start_matches("r#").to_string());
-                        let mut feats = features.to_vec();
-                        feats.extend(cfg_features(&m.attrs));
-                        self.items(body, &inner, &feats)?;
-                    }
-                }
-                _ => {}
-            }
+        for (i, item) in items.iter().enumerate() {
+            let mut at = prefix.to_vec();
+            at.push(i);
+            self.item(item, at, module, features)?;
         }
         Ok(())
     }
 
+    /// One item at `at` (item indices through inline modules).
+    fn item(
+        &mut self,
+        item: &Item,
+        at: Vec<usize>,
+        module: &[String],
+        features: &[String],
+    ) -> Result<(), Error> {
+        match item {
+            Item::Impl(imp) => {
+                let mut feats = features.to_vec();
+                feats.extend(cfg_features(&imp.attrs));
+                let router = match imp.attrs.iter().find(|a| last_segment_is(a, "tool_router")) {
+                    Some(a) => {
+                        Some(router_name(a).map_err(|e| self.attribute_error(a, &e, router_name))?)
+                    }
+                    None => None,
+                };
+                let self_ty = type_text(&imp.self_ty);
+                for it in &imp.items {
+                    let ImplItem::Fn(f) = it else { continue };
+                    let routed = (Some(self_ty.as_str()), router.clone());
+                    self.tool_fn(&f.attrs, &f.sig, module, &feats, routed, &at)?;
+                }
+            }
+            Item::Fn(f) => {
+                self.tool_fn(&f.attrs, &f.sig, module, features, (None, None), &at)?;
+            }
+            Item::Mod(m) if !is_cfg_test(&m.attrs) => {
+                if let Some((_, body)) = &m.content {
+                    let mut inner = module.to_vec();
+                    inner.push(m.ident.to_string().trim_start_matches("r#").to_string());
+                    let mut feats = features.to_vec();
+                    feats.extend(cfg_features(&m.attrs));
+                    self.items(body, &inner, &feats, &at)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `(self_ty, router)`: the impl's self type and router, for a method.
     fn tool_fn(
         &mut self,
         attrs: &[Attribute],
         sig: &Signature,
         module: &[String],
         features: &[String],
-        self_ty: Option<&str>,
-        router: Option<String>,
+        (self_ty, router): (Option<&str>, Option<String>),
+        at: &[usize],
     ) -> Result<(), Error> {
         let Some(tool_attr) = attrs.iter().find(|a| last_segment_is(a, "tool")) else {
             return Ok(());
@@ -200,6 +242,7 @@ impl Walk<'_> {
             input,
             output,
             module: module.to_vec(),
+            item: at.to_vec(),
             file: self.path.clone(),
             line: self.source.line_of(&sig.ident),
         });

@@ -5,21 +5,54 @@
 //! one-argument constructor such as `Meta(...)` or `Arc::new(...)`).
 //! Anything else is `Err` with the expression's text, for the build error.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use quote::ToTokens;
 use serde_json::Value;
+use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Lit};
 
 /// An expression the build step cannot evaluate; holds its source text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotEvaluable(pub String);
 
-/// Whether evaluating `expr` may read a file (`include_str!`): a file the
-/// build cache does not watch, so a crate whose published text comes from
-/// one is cached as a whole (see `crate::cache::RootCache::whole`).
-pub fn may_read_file(expr: &Expr) -> bool {
-    expr.to_token_stream().to_string().contains("include_str")
+/// The files evaluating `expr` reads (`include_str!`, relative to `dir`,
+/// the directory of the file it is written in): files the build cache
+/// must watch besides the sources (see `crate::cache::RootCache::whole`).
+pub fn included_files(expr: &Expr, dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    collect_included(expr, dir, &mut out);
+    out
+}
+
+fn collect_included(expr: &Expr, dir: &Path, out: &mut Vec<PathBuf>) {
+    match expr {
+        Expr::Paren(p) => collect_included(&p.expr, dir, out),
+        Expr::Group(g) => collect_included(&g.expr, dir, out),
+        Expr::Macro(_) => match macro_call(expr) {
+            Some((name, args)) if name == "include_str" && args.len() == 1 => {
+                if let Ok(rel) = eval_str(&args[0], dir) {
+                    out.push(dir.join(rel));
+                }
+            }
+            Some((name, args)) if name == "concat" => {
+                for a in &args {
+                    collect_included(a, dir, out);
+                }
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+/// A macro call's name (its path's last segment) and comma-separated
+/// arguments; `None` for anything else, or arguments that are not expressions.
+fn macro_call(expr: &Expr) -> Option<(String, Punctuated<Expr, syn::Token![,]>)> {
+    let Expr::Macro(m) = expr else { return None };
+    let name = m.mac.path.segments.last()?.ident.to_string();
+    let args = m.mac.parse_body_with(Punctuated::parse_terminated).ok()?;
+    Some((name, args))
 }
 
 /// The text of `expr` as rmcp would turn it into a `String`.
@@ -32,18 +65,8 @@ pub fn eval_str(expr: &Expr, dir: &Path) -> Result<String, NotEvaluable> {
         }) => Ok(s.value()),
         Expr::Paren(p) => eval_str(&p.expr, dir),
         Expr::Group(g) => eval_str(&g.expr, dir),
-        Expr::Macro(m) => {
-            let name = m
-                .mac
-                .path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
-            let args: syn::punctuated::Punctuated<Expr, syn::Token![,]> = m
-                .mac
-                .parse_body_with(syn::punctuated::Punctuated::parse_terminated)
-                .map_err(|_| fail())?;
+        Expr::Macro(_) => {
+            let (name, args) = macro_call(expr).ok_or_else(fail)?;
             match name.as_str() {
                 "concat" => {
                     let mut out = String::new();

@@ -55,12 +55,20 @@ pub struct FoundRmcpPrompt {
 }
 
 impl FoundRmcpPrompt {
-    /// Whether its description is read from a file (`include_str!`).
-    pub fn reads_files(&self) -> bool {
-        self.description
-            .as_ref()
-            .is_some_and(super::eval::may_read_file)
-            || self.doc.iter().flatten().any(DocPiece::reads_file)
+    /// The files its description is read from (`include_str!`), under
+    /// `package_root`.
+    pub fn included_files(&self, package_root: &Path) -> Vec<PathBuf> {
+        let dir = super::surface::source_dir(package_root, &self.file);
+        let mut out: Vec<PathBuf> = self
+            .doc
+            .iter()
+            .flatten()
+            .flat_map(|p| p.included_files(&dir))
+            .collect();
+        if let Some(e) = &self.description {
+            out.extend(super::eval::included_files(e, &dir));
+        }
+        out
     }
 }
 
@@ -237,11 +245,7 @@ pub fn prompt_for(
     found: &FoundRmcpPrompt,
     given: &BTreeMap<String, Value>,
 ) -> Result<Prompt, Error> {
-    let dir = package_root
-        .join(&found.file)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
+    let dir = super::surface::source_dir(package_root, &found.file);
     let unevaluable = |construct: &str, key: &str, expr: String| {
         Error::Rmcp {
         file: found.file.clone(),

@@ -72,11 +72,7 @@ pub fn tool_for(
     given: &BTreeMap<String, Value>,
 ) -> Result<Tool, Error> {
     let mut tool = Tool::new(found.name.clone());
-    let dir = package_root
-        .join(&found.file)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
+    let dir = source_dir(package_root, &found.file);
     let unevaluable = |construct: &str, key: &str, expr: String| Error::Rmcp {
         file: found.file.clone(),
         line: found.line,
@@ -260,6 +256,16 @@ pub fn input_type_text(found: &FoundRmcpTool) -> Option<String> {
         InputSource::Parameters(t) => Some(type_text(t)),
         _ => None,
     }
+}
+
+/// The directory of `file` (relative to `package_root`): what
+/// `include_str!` in it reads relative to, as rustc does.
+pub fn source_dir(package_root: &Path, file: &Path) -> PathBuf {
+    package_root
+        .join(file)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
