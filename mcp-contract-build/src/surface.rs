@@ -62,8 +62,9 @@ pub fn add_tools_cached(
 
 /// Adds rmcp's `#[tool]` fns `tools` (see [`crate::rmcp::add_rmcp_tools`]),
 /// recording each with the items its derivation read, as
-/// [`add_tools_cached`] does. Its own impl block or fn is not one of them:
-/// what discovery reads of it is the file's structure.
+/// [`add_tools_cached`] does, and its doc comment. Its own impl block or
+/// fn is not one of them: the rest of what discovery reads of it is the
+/// file's structure.
 #[allow(clippy::too_many_arguments)]
 pub fn add_rmcp_tools_cached(
     surface: &mut Surface,
@@ -86,9 +87,11 @@ pub fn add_rmcp_tools_cached(
             std::slice::from_ref(found),
             fields,
         );
-        let deps = index.take_touched();
+        let mut deps = index.take_touched();
         added?;
         let file = index.file_index(&found.file).unwrap_or(usize::MAX);
+        // Its description: the doc comment, kept apart from the structure.
+        deps.insert((file, found.doc_item.clone()));
         record.push(CachedTool {
             name: found.name.clone(),
             at: (file, found.item.clone()),

@@ -485,8 +485,8 @@ impl Server {
 
 /// rmcp `#[tool]` fns are re-derived one by one: a field renamed in one
 /// tool's argument type derives that tool again and splices it in; a type
-/// two tools reach derives both; a tool's doc comment (structure) runs the
-/// full step.
+/// two tools reach derives both; a tool's doc comment (its description)
+/// derives that tool; its attribute (structure) runs the full step.
 #[test]
 fn rmcp_tools_a_field_rename_re_derives_only_the_tools_that_read_it() {
     let c = Crate::new();
@@ -560,8 +560,20 @@ fn ping() -> String {
     let body = c.both("a body");
     assert!(!body.full && !body.spliced && body.affected.is_empty());
     c.edit("src/server.rs", "/// Counts.", "/// Counts words.");
-    assert!(c.both("a tool's doc comment").full);
+    let doc = c.both("a tool's doc comment");
+    assert!(!doc.full && doc.spliced, "{:?}", names(&doc));
+    assert_eq!(names(&doc), ["count"]);
     assert!(lock().contains("Counts words."));
+    c.edit("src/server.rs", "/// Free.", "/// Free, and cheap.");
+    assert_eq!(names(&c.both("a free tool fn's doc comment")), ["ping"]);
+    assert!(lock().contains("Free, and cheap."));
+    c.edit(
+        "src/server.rs",
+        "#[tool]\n    async fn echo",
+        "#[tool(name = \"say\")]\n    async fn echo",
+    );
+    assert!(c.both("a tool renamed").full);
+    assert!(lock().contains("\"say\""));
 }
 
 /// A description read from a file (`include_str!`): the file is watched

@@ -104,7 +104,13 @@ fn describe(
             syn::Item::Type(t) => writeln!(out, "type {}", t.ident),
             syn::Item::Const(c) => writeln!(out, "const {}", c.ident),
             syn::Item::Static(s) => writeln!(out, "static {}", s.ident),
-            syn::Item::Fn(f) => writeln!(out, "fn {}{}", f.sig.ident, rmcp_fn(&f.attrs, &f.sig)),
+            syn::Item::Fn(f) => {
+                let (rmcp, doc) = rmcp_fn(&f.attrs, &f.sig);
+                if let Some(doc) = doc {
+                    hashes.insert(tool_doc_item(&path, 0), short_hash(&doc));
+                }
+                writeln!(out, "fn {}{rmcp}", f.sig.ident)
+            }
             syn::Item::Impl(imp) => {
                 let tr = imp
                     .trait_
@@ -118,9 +124,12 @@ fn describe(
                     tokens(&imp.generics),
                     tokens(&imp.self_ty)
                 );
-                for it in &imp.items {
+                for (k, it) in imp.items.iter().enumerate() {
                     if let syn::ImplItem::Fn(f) = it {
-                        let rmcp = rmcp_fn(&f.attrs, &f.sig);
+                        let (rmcp, doc) = rmcp_fn(&f.attrs, &f.sig);
+                        if let Some(doc) = doc {
+                            hashes.insert(tool_doc_item(&path, k), short_hash(&doc));
+                        }
                         if !rmcp.is_empty() {
                             let _ = writeln!(out, "  fn {}{rmcp}", f.sig.ident);
                         }
@@ -145,22 +154,47 @@ fn describe(
     }
 }
 
+/// Where a `#[tool]` fn's doc comment is kept among the file's item hashes:
+/// under the item that declares the fn (`item`: its impl block, or the free
+/// fn itself), at `TOOL_DOC + k` for the impl's `k`-th item (0 for a free
+/// fn). No real item has such a path (only inline modules nest items).
+/// The doc comment is the tool's description and nothing else's, so it is
+/// a dependency of that one tool rather than structure: editing it derives
+/// that tool again.
+pub fn tool_doc_item(item: &[usize], k: usize) -> Vec<usize> {
+    let mut path = item.to_vec();
+    path.push(TOOL_DOC + k);
+    path
+}
+
+/// See [`tool_doc_item`].
+const TOOL_DOC: usize = 1 << 24;
+
+/// Whether `path` is a [`tool_doc_item`].
+pub fn is_tool_doc_item(path: &[usize]) -> bool {
+    path.last().is_some_and(|&i| i >= TOOL_DOC)
+}
+
 /// What rmcp discovery reads of a fn marked `#[tool]` or `#[prompt]`
 /// ([`crate::rmcp::find_rmcp_tools`], [`crate::rmcp::find_rmcp_prompts`]):
-/// its attributes (the macro's arguments, the doc comment that becomes the
-/// description, `#[cfg(feature = ...)]`) and its signature (`Parameters<T>`,
-/// `Json<T>`). Empty for any other fn, whose attributes and signature no
-/// derivation reads.
-fn rmcp_fn(attrs: &[syn::Attribute], sig: &syn::Signature) -> String {
+/// its attributes (the macro's arguments, `#[cfg(feature = ...)]`, a
+/// prompt's doc comment) and its signature (`Parameters<T>`, `Json<T>`),
+/// then, apart, a `#[tool]` fn's doc comment (see [`tool_doc_item`]).
+/// Empty for any other fn, whose attributes and signature no derivation
+/// reads.
+fn rmcp_fn(attrs: &[syn::Attribute], sig: &syn::Signature) -> (String, Option<String>) {
     use crate::rmcp::attr::last_segment_is;
-    if !attrs
-        .iter()
-        .any(|a| last_segment_is(a, "tool") || last_segment_is(a, "prompt"))
-    {
-        return String::new();
+    let tool = attrs.iter().any(|a| last_segment_is(a, "tool"));
+    if !tool && !attrs.iter().any(|a| last_segment_is(a, "prompt")) {
+        return (String::new(), None);
     }
-    let attrs: Vec<String> = attrs.iter().map(tokens).collect();
-    format!(" rmcp {attrs:?} {}", tokens(sig))
+    let is_doc = |a: &&syn::Attribute| tool && a.path().is_ident("doc");
+    let kept: Vec<String> = attrs.iter().filter(|a| !is_doc(a)).map(tokens).collect();
+    let doc: Vec<String> = attrs.iter().filter(is_doc).map(tokens).collect();
+    (
+        format!(" rmcp {kept:?} {}", tokens(sig)),
+        tool.then(|| format!("{doc:?}")),
+    )
 }
 
 #[cfg(test)]
@@ -221,8 +255,24 @@ mod tests {
         ] {
             assert_eq!(facts.structure, of(&same).structure, "{same}");
         }
+        // A `#[tool]` fn's doc comment (its description): that tool's own
+        // item, not structure.
+        for (doc, at) in [
+            (
+                base.replace("/// Echoes.", "/// Echoes back."),
+                tool_doc_item(&[1], 0),
+            ),
+            (
+                base.replace("/// Free.", "/// Free text."),
+                tool_doc_item(&[2], 0),
+            ),
+        ] {
+            let edited = of(&doc);
+            assert_eq!(facts.structure, edited.structure, "{doc}");
+            assert_ne!(facts.items.get(&at), edited.items.get(&at), "{doc}");
+            assert!(facts.items.contains_key(&at));
+        }
         for other in [
-            base.replace("/// Echoes.", "/// Echoes back."),
             base.replace("read_only_hint = true", "read_only_hint = false"),
             base.replace("Parameters<A>", "Parameters<B>"),
             base.replace(") -> String { a.text }", ") -> Json<A> { a.text }"),
@@ -232,8 +282,8 @@ mod tests {
             ),
             base.replace("#[tool_router]", "#[tool_router(router = r)]"),
             base.replace("    fn helper", "    #[tool]\n    fn helper"),
-            base.replace("/// Free.", "/// Free text."),
             base.replace("#[prompt]", "#[prompt(name = \"q\")]"),
+            base.replace("    #[prompt]", "    /// Prompts.\n    #[prompt]"),
             base.replace("fn p(&self)", "fn p(&self, Parameters(x): Parameters<A>)"),
         ] {
             assert_ne!(facts.structure, of(&other).structure, "{other}");

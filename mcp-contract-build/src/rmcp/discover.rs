@@ -61,6 +61,9 @@ pub struct FoundRmcpTool {
     /// The item that declares it in its file (the impl block, or the free
     /// fn), as item indices through inline modules.
     pub item: Vec<usize>,
+    /// Where the build cache keeps its doc comment's hash
+    /// ([`crate::cache::facts::tool_doc_item`]).
+    pub doc_item: Vec<usize>,
     /// The file, relative to the package root.
     pub file: PathBuf,
     /// 1-based line of the fn's name.
@@ -174,14 +177,14 @@ impl Walk<'_> {
                     None => None,
                 };
                 let self_ty = type_text(&imp.self_ty);
-                for it in &imp.items {
+                for (k, it) in imp.items.iter().enumerate() {
                     let ImplItem::Fn(f) = it else { continue };
                     let routed = (Some(self_ty.as_str()), router.clone());
-                    self.tool_fn(&f.attrs, &f.sig, module, &feats, routed, &at)?;
+                    self.tool_fn(&f.attrs, &f.sig, module, &feats, routed, (&at, k))?;
                 }
             }
             Item::Fn(f) => {
-                self.tool_fn(&f.attrs, &f.sig, module, features, (None, None), &at)?;
+                self.tool_fn(&f.attrs, &f.sig, module, features, (None, None), (&at, 0))?;
             }
             Item::Mod(m) if !is_cfg_test(&m.attrs) => {
                 if let Some((_, body)) = &m.content {
@@ -197,7 +200,8 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// `(self_ty, router)`: the impl's self type and router, for a method.
+    /// `(self_ty, router)`: the impl's self type and router, for a method;
+    /// `(at, k)`: the declaring item's path and the fn's place in it.
     fn tool_fn(
         &mut self,
         attrs: &[Attribute],
@@ -205,7 +209,7 @@ impl Walk<'_> {
         module: &[String],
         features: &[String],
         (self_ty, router): (Option<&str>, Option<String>),
-        at: &[usize],
+        (at, k): (&[usize], usize),
     ) -> Result<(), Error> {
         let Some(tool_attr) = attrs.iter().find(|a| last_segment_is(a, "tool")) else {
             return Ok(());
@@ -243,6 +247,7 @@ impl Walk<'_> {
             output,
             module: module.to_vec(),
             item: at.to_vec(),
+            doc_item: crate::cache::facts::tool_doc_item(at, k),
             file: self.path.clone(),
             line: self.source.line_of(&sig.ident),
         });
