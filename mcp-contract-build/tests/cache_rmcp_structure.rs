@@ -14,7 +14,7 @@
 //!
 //! Without `../shared` the test says so and passes; with `CI` set it fails.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use mcp_contract_build::cache::facts::is_tool_doc_item;
 use mcp_contract_build::cache::{content_hash, facts};
@@ -24,39 +24,8 @@ use mcp_contract_build::source::Source;
 use quote::ToTokens;
 use syn::visit_mut::VisitMut;
 
-fn shared() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/rmcp-servers");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "{} is missing, and CI is set: this test must run",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "SKIPPED: {} is missing (the test runs where ../shared exists)",
-        dir.display()
-    );
-    None
-}
-
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rs_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+mod rmcp_servers_dir;
+use rmcp_servers_dir::{rs_files, shared};
 
 /// The file as printed from its syntax tree (so the original and the edited
 /// file are compared through the same printer).
@@ -98,27 +67,25 @@ fn observe(text: &str) -> Option<(String, String)> {
     let source = Source::parse(text.to_string()).ok()?;
     let structure = structure_and_tool_docs(text);
     let files: Vec<ModuleFile> = vec![(PathBuf::from("f.rs"), source, vec![])];
-    let tools = find_rmcp_tools(&files)
-        .map(|ts| {
-            ts.into_iter()
-                .map(|mut t| {
-                    t.line = 0;
-                    without_spans(&format!("{t:?}"))
-                })
-                .collect::<Vec<_>>()
-        })
-        .map_err(|e| e.to_string());
-    let prompts = find_rmcp_prompts(&files)
-        .map(|ps| {
-            ps.into_iter()
-                .map(|mut p| {
-                    p.line = 0;
-                    without_spans(&format!("{p:?}"))
-                })
-                .collect::<Vec<_>>()
-        })
-        .map_err(|e| e.to_string());
+    let tools = listed(find_rmcp_tools(&files), |t| t.line = 0);
+    let prompts = listed(find_rmcp_prompts(&files), |p| p.line = 0);
     Some((structure, format!("{tools:?}\n{prompts:?}")))
+}
+
+/// What discovery found, each with its line blanked (`blank`) and without
+/// span offsets; or its error.
+fn listed<T: std::fmt::Debug, E: std::fmt::Display>(
+    found: Result<Vec<T>, E>,
+    blank: impl Fn(&mut T),
+) -> Result<Vec<String>, String> {
+    let found = found.map_err(|e| e.to_string())?;
+    Ok(found
+        .into_iter()
+        .map(|mut t| {
+            blank(&mut t);
+            without_spans(&format!("{t:?}"))
+        })
+        .collect())
 }
 
 /// Replaces every fn body with one that differs from all of them.

@@ -34,39 +34,8 @@ use mcp_contract_build::rmcp::{find_rmcp_prompts, find_rmcp_tools, FoundRmcpTool
 use mcp_contract_build::source::Source;
 use serde_json::{json, Value};
 
-fn shared() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/rmcp-servers");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "{} is missing, and CI is set: this test must run",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "SKIPPED: {} is missing (the test runs where ../shared exists)",
-        dir.display()
-    );
-    None
-}
-
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
+mod rmcp_servers_dir;
+use rmcp_servers_dir::{rs_files, shared};
 
 /// Lines that are a `#[tool]` / `#[tool(` / `#[rmcp::tool...` attribute.
 fn attribute_lines(files: &[PathBuf], name: &str) -> BTreeSet<(PathBuf, usize)> {

@@ -158,14 +158,23 @@ pub enum DocPiece {
     Macro(Box<Expr>),
 }
 
-impl DocPiece {
-    /// The files evaluating it reads (`include_str!`, relative to `dir`).
-    pub fn included_files(&self, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-        match self {
-            DocPiece::Text(_) => Vec::new(),
-            DocPiece::Macro(e) => super::eval::included_files(e, dir),
-        }
-    }
+/// The files a tool's or prompt's description reads (`include_str!`, in a
+/// `description = ...` argument or a doc attribute), relative to `dir`,
+/// the directory of the file that declares it.
+pub fn description_files(
+    description: Option<&Expr>,
+    doc: Option<&[DocPiece]>,
+    dir: &std::path::Path,
+) -> Vec<std::path::PathBuf> {
+    let pieces = doc.into_iter().flatten().filter_map(|p| match p {
+        DocPiece::Text(_) => None,
+        DocPiece::Macro(e) => Some(&**e),
+    });
+    description
+        .into_iter()
+        .chain(pieces)
+        .flat_map(|e| super::eval::included_files(e, dir))
+        .collect()
 }
 
 /// The description rmcp's `#[tool]` derives from the fn's attributes (the

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 
-use super::attr::{last_segment_is, parse_tool_attr, rmcp_doc_pieces, DocPiece, RmcpToolAttr};
-use super::eval::included_files;
+use super::attr::{
+    description_files, last_segment_is, parse_tool_attr, rmcp_doc_pieces, DocPiece, RmcpToolAttr,
+};
 use crate::attr_pos::{locate, nowhere};
 use crate::derive::{is_cfg_test, ModuleFile};
 use crate::error::Error;
@@ -74,17 +75,11 @@ impl FoundRmcpTool {
     /// The files its description is read from (`include_str!`), under
     /// `package_root`.
     pub fn included_files(&self, package_root: &std::path::Path) -> Vec<PathBuf> {
-        let dir = super::surface::source_dir(package_root, &self.file);
-        let mut out: Vec<PathBuf> = self
-            .doc
-            .iter()
-            .flatten()
-            .flat_map(|p| p.included_files(&dir))
-            .collect();
-        if let Some(e) = &self.attr.description {
-            out.extend(included_files(e, &dir));
-        }
-        out
+        description_files(
+            self.attr.description.as_ref(),
+            self.doc.as_deref(),
+            &super::surface::source_dir(package_root, &self.file),
+        )
     }
 }
 

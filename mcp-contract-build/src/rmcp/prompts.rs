@@ -58,17 +58,11 @@ impl FoundRmcpPrompt {
     /// The files its description is read from (`include_str!`), under
     /// `package_root`.
     pub fn included_files(&self, package_root: &Path) -> Vec<PathBuf> {
-        let dir = super::surface::source_dir(package_root, &self.file);
-        let mut out: Vec<PathBuf> = self
-            .doc
-            .iter()
-            .flatten()
-            .flat_map(|p| p.included_files(&dir))
-            .collect();
-        if let Some(e) = &self.description {
-            out.extend(super::eval::included_files(e, &dir));
-        }
-        out
+        super::attr::description_files(
+            self.description.as_ref(),
+            self.doc.as_deref(),
+            &super::surface::source_dir(package_root, &self.file),
+        )
     }
 }
 
