@@ -22,24 +22,15 @@ use mcp_contract::lockfile;
 use mcp_contract_driver::verify::verify;
 use mcp_contract_driver::{capture, Options, ServerCommand};
 
+mod rmcp_servers_dir;
+use rmcp_servers_dir::shared;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 fn examples_dir() -> Option<PathBuf> {
-    let dir =
-        repo().join("../shared/rmcp-servers/modelcontextprotocol__rust-sdk/examples/servers/src");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "{} is missing, and CI is set: this test must run",
-            dir.display()
-        );
-    }
-    eprintln!("SKIPPED: {} is missing", dir.display());
-    None
+    Some(shared()?.join("modelcontextprotocol__rust-sdk/examples/servers/src"))
 }
 
 /// The program with the wrapper added: `.serve(stdio())` becomes
