@@ -105,10 +105,7 @@ fn describe(
             syn::Item::Const(c) => writeln!(out, "const {}", c.ident),
             syn::Item::Static(s) => writeln!(out, "static {}", s.ident),
             syn::Item::Fn(f) => {
-                let (rmcp, doc) = rmcp_fn(&f.attrs, &f.sig);
-                if let Some(doc) = doc {
-                    hashes.insert(tool_doc_item(&path, 0), short_hash(&doc));
-                }
+                let rmcp = rmcp_fn(&f.attrs, &f.sig, || tool_doc_item(&path, 0), hashes);
                 writeln!(out, "fn {}{rmcp}", f.sig.ident)
             }
             syn::Item::Impl(imp) => {
@@ -126,10 +123,7 @@ fn describe(
                 );
                 for (k, it) in imp.items.iter().enumerate() {
                     if let syn::ImplItem::Fn(f) = it {
-                        let (rmcp, doc) = rmcp_fn(&f.attrs, &f.sig);
-                        if let Some(doc) = doc {
-                            hashes.insert(tool_doc_item(&path, k), short_hash(&doc));
-                        }
+                        let rmcp = rmcp_fn(&f.attrs, &f.sig, || tool_doc_item(&path, k), hashes);
                         if !rmcp.is_empty() {
                             let _ = writeln!(out, "  fn {}{rmcp}", f.sig.ident);
                         }
@@ -179,22 +173,27 @@ pub fn is_tool_doc_item(path: &[usize]) -> bool {
 /// ([`crate::rmcp::find_rmcp_tools`], [`crate::rmcp::find_rmcp_prompts`]):
 /// its attributes (the macro's arguments, `#[cfg(feature = ...)]`, a
 /// prompt's doc comment) and its signature (`Parameters<T>`, `Json<T>`),
-/// then, apart, a `#[tool]` fn's doc comment (see [`tool_doc_item`]).
-/// Empty for any other fn, whose attributes and signature no derivation
-/// reads.
-fn rmcp_fn(attrs: &[syn::Attribute], sig: &syn::Signature) -> (String, Option<String>) {
+/// as structure text; a `#[tool]` fn's doc comment goes apart, into
+/// `hashes` at `doc_at()` (see [`tool_doc_item`]). Empty for any other fn,
+/// whose attributes and signature no derivation reads.
+fn rmcp_fn(
+    attrs: &[syn::Attribute],
+    sig: &syn::Signature,
+    doc_at: impl FnOnce() -> Vec<usize>,
+    hashes: &mut BTreeMap<Vec<usize>, String>,
+) -> String {
     use crate::rmcp::attr::last_segment_is;
     let tool = attrs.iter().any(|a| last_segment_is(a, "tool"));
     if !tool && !attrs.iter().any(|a| last_segment_is(a, "prompt")) {
-        return (String::new(), None);
+        return String::new();
     }
     let is_doc = |a: &&syn::Attribute| tool && a.path().is_ident("doc");
+    if tool {
+        let doc: Vec<String> = attrs.iter().filter(is_doc).map(tokens).collect();
+        hashes.insert(doc_at(), short_hash(&format!("{doc:?}")));
+    }
     let kept: Vec<String> = attrs.iter().filter(|a| !is_doc(a)).map(tokens).collect();
-    let doc: Vec<String> = attrs.iter().filter(is_doc).map(tokens).collect();
-    (
-        format!(" rmcp {kept:?} {}", tokens(sig)),
-        tool.then(|| format!("{doc:?}")),
-    )
+    format!(" rmcp {kept:?} {}", tokens(sig))
 }
 
 #[cfg(test)]
