@@ -29,7 +29,7 @@ use crate::discover::FoundTool;
 use crate::error::Error;
 use crate::mode::Mode;
 use crate::outputs::{self, LockOutcome};
-use crate::rmcp::discover::find_rmcp_tools_in_item;
+use crate::rmcp::discover::find_rmcp_tool_in_item;
 use crate::rmcp::{FoundRmcpTool, ToolFields};
 use crate::surface::{add_rmcp_tools_cached, add_tools_cached};
 
@@ -220,9 +220,10 @@ fn derive_again(
     Some((root, sources, found))
 }
 
-/// The rmcp `#[tool]` fn `cached` as discovery finds it, from the impl
-/// block or fn that declares it; `None` when that is no longer there, or
-/// is inside an inline module (the full step walks those).
+/// The rmcp `#[tool]` fn `cached` as discovery finds it, from its place
+/// in the impl block or fn that declares it (kept as its doc item,
+/// [`cache::facts::tool_doc_item`]); `None` when that is no longer there,
+/// or is inside an inline module (the full step walks those).
 fn found_rmcp_tool(
     index: &TypeIndex,
     root: &RootCache,
@@ -232,11 +233,24 @@ fn found_rmcp_tool(
     let [at] = path[..] else {
         return None;
     };
+    let k = cached
+        .deps
+        .iter()
+        .find_map(|(f, dep)| match cache::facts::tool_doc_place(dep) {
+            Some((item, k)) if f == file && item == path.as_slice() => Some(k),
+            _ => None,
+        })?;
     let meta = root.files.get(*file)?;
     let item = index.item_at(*file, path)?;
-    let tools =
-        find_rmcp_tools_in_item(&meta.path, index.source_of(*file), item, at, &meta.module).ok()?;
-    tools.into_iter().find(|t| t.name == cached.name)
+    find_rmcp_tool_in_item(
+        &meta.path,
+        index.source_of(*file),
+        (item, at),
+        k,
+        &meta.module,
+    )
+    .ok()?
+    .filter(|t| t.name == cached.name)
 }
 
 /// The tool `cached` as discovery finds it, from its argument struct's

@@ -169,6 +169,13 @@ pub fn is_tool_doc_item(path: &[usize]) -> bool {
     path.last().is_some_and(|&i| i >= TOOL_DOC)
 }
 
+/// For a [`tool_doc_item`] `path`: the declaring item's path and the fn's
+/// place `k` in it.
+pub fn tool_doc_place(path: &[usize]) -> Option<(&[usize], usize)> {
+    let (&last, item) = path.split_last()?;
+    last.checked_sub(TOOL_DOC).map(|k| (item, k))
+}
+
 /// What rmcp discovery reads of a fn marked `#[tool]` or `#[prompt]`
 /// ([`crate::rmcp::find_rmcp_tools`], [`crate::rmcp::find_rmcp_prompts`]):
 /// its attributes (the macro's arguments, `#[cfg(feature = ...)]`, a

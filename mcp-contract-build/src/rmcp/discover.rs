@@ -91,36 +91,45 @@ pub fn find_rmcp_tools(files: &[ModuleFile]) -> Result<Vec<FoundRmcpTool>, Error
             path,
             source: file,
             out: &mut out,
+            only: None,
         };
         w.items(&file.items, module, &[], &[])?;
     }
     Ok(out)
 }
 
-/// The rmcp `#[tool]` fns item `item_path` of a file declares (an impl
-/// block or a free fn at the file's top level, in module `module`); the
-/// build cache re-derives a tool from it without walking the whole file.
-pub fn find_rmcp_tools_in_item(
+/// The rmcp `#[tool]` fn at place `k` of item `item_path` of a file (the
+/// impl block's `k`-th item, or the free fn itself for `k` = 0, at the
+/// file's top level, in module `module`); the build cache re-derives a
+/// tool from it without walking the whole file. Its `line` is 0: placing
+/// it would align the whole file's tokens, and the re-derivation path
+/// reports no error (it leaves any problem to the full step, which places
+/// it).
+pub fn find_rmcp_tool_in_item(
     path: &PathBuf,
     source: &Source,
-    item: &Item,
-    item_path: usize,
+    (item, item_path): (&Item, usize),
+    k: usize,
     module: &[String],
-) -> Result<Vec<FoundRmcpTool>, Error> {
+) -> Result<Option<FoundRmcpTool>, Error> {
     let mut out = Vec::new();
     let mut w = Walk {
         path,
         source,
         out: &mut out,
+        only: Some(k),
     };
     w.item(item, vec![item_path], module, &[])?;
-    Ok(out)
+    Ok(out.pop())
 }
 
 struct Walk<'a> {
     path: &'a PathBuf,
     source: &'a Source,
     out: &'a mut Vec<FoundRmcpTool>,
+    /// Only the fn at this place of the item walked, with no line (see
+    /// [`find_rmcp_tool_in_item`]).
+    only: Option<usize>,
 }
 
 impl Walk<'_> {
@@ -174,11 +183,14 @@ impl Walk<'_> {
                 let self_ty = type_text(&imp.self_ty);
                 for (k, it) in imp.items.iter().enumerate() {
                     let ImplItem::Fn(f) = it else { continue };
+                    if self.only.is_some_and(|only| only != k) {
+                        continue;
+                    }
                     let routed = (Some(self_ty.as_str()), router.clone());
                     self.tool_fn(&f.attrs, &f.sig, module, &feats, routed, (&at, k))?;
                 }
             }
-            Item::Fn(f) => {
+            Item::Fn(f) if self.only.is_none_or(|only| only == 0) => {
                 self.tool_fn(&f.attrs, &f.sig, module, features, (None, None), (&at, 0))?;
             }
             Item::Mod(m) if !is_cfg_test(&m.attrs) => {
@@ -244,7 +256,10 @@ impl Walk<'_> {
             item: at.to_vec(),
             doc_item: crate::cache::facts::tool_doc_item(at, k),
             file: self.path.clone(),
-            line: self.source.line_of(&sig.ident),
+            line: match self.only {
+                None => self.source.line_of(&sig.ident),
+                Some(_) => 0,
+            },
         });
         Ok(())
     }
