@@ -437,9 +437,6 @@ impl Builder {
             crate::rmcp::prompts::PROMPT_FIELD_KEYS,
         )?;
         let mut seen_prompts = BTreeMap::new();
-        // The manifest lists rmcp tools' cargo features beside the tools:
-        // with any, the output is not a function of the tools alone.
-        let mut rmcp_features = false;
         for (i, (root, kind)) in roots.iter().enumerate() {
             let files = module_files(manifest_dir, root)?;
             let walked = files.len();
@@ -534,7 +531,6 @@ impl Builder {
                     sources.push(abs);
                 }
             }
-            rmcp_features |= rmcp_found.iter().any(|t| !t.features.is_empty());
             // Descriptions read through `include_str!`: watched like sources.
             let mut included: Vec<PathBuf> = rmcp_found
                 .iter()
@@ -589,12 +585,11 @@ impl Builder {
         // may tie tools together) and for tools-only surfaces: every tool
         // taken from the cache is the cached one, and every tool derived
         // again equals its cached file.
-        // Every tool (`#[mcp_contract::tool]` or rmcp `#[tool]`, none
-        // feature-gated) is of a root cached item by item (no other crates'
-        // types), and nothing ties tools together: the output is a function
-        // of the tools, tool by tool.
+        // Every tool (`#[mcp_contract::tool]` or rmcp `#[tool]`, with the
+        // features that gate it) is of a root cached item by item (no other
+        // crates' types), and nothing ties tools together: the output is a
+        // function of the tools, tool by tool.
         let tool_wise = tools_only
-            && !rmcp_features
             && new_roots.iter().all(|r| !r.whole)
             && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len()
             && record.entries.is_empty()
@@ -922,7 +917,9 @@ fn save_cache(
     cache::save_index(out, &index);
 }
 
-/// Whether every root has the tools, by name and in order, the cached run had.
+/// Whether every root has the tools, by name and in order, the cached run
+/// had, gated on the same features (the manifest lists them: a splice
+/// keeps them as they were).
 fn same_names(index: &cache::BuildCache, roots: &[cache::RootCache]) -> bool {
     roots.len() == index.roots.len()
         && roots.iter().zip(&index.roots).all(|(new, old)| {
@@ -931,12 +928,13 @@ fn same_names(index: &cache::BuildCache, roots: &[cache::RootCache]) -> bool {
                     .tools
                     .iter()
                     .zip(&old.tools)
-                    .all(|(a, b)| a.name == b.name)
+                    .all(|(a, b)| a.name == b.name && a.features == b.features)
         })
 }
 
 /// Whether every tool derived again in this run (no file hash yet) equals
-/// its cached file, and every root has the same tools as before.
+/// its cached file, and every root has the same tools as before (gated on
+/// the same features).
 fn same_tools(
     index: &cache::BuildCache,
     roots: &[cache::RootCache],
@@ -953,6 +951,7 @@ fn same_tools(
                 now.tools.len() == old.tools.len()
                     && now.tools.iter().zip(&old.tools).all(|(n, o)| {
                         n.name == o.name
+                            && n.features == o.features
                             && (!n.hash.is_empty()
                                 || cache::read_tool(&dir, &o.name, &o.hash)
                                     .is_some_and(|cached| derived.get(&n.name) == Some(&cached)))

@@ -55,6 +55,7 @@ pub fn add_tools_cached(
             rmcp: false,
             hash: cached.unwrap_or_default().to_string(),
             deps: deps.into_iter().collect(),
+            features: Vec::new(),
         });
     }
     Ok(())
@@ -98,6 +99,7 @@ pub fn add_rmcp_tools_cached(
             rmcp: true,
             hash: cached.unwrap_or_default().to_string(),
             deps: deps.into_iter().collect(),
+            features: found.features.clone(),
         });
     }
     Ok(())

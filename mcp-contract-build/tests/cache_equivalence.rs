@@ -576,6 +576,82 @@ fn ping() -> String {
     assert!(lock().contains("\"say\""));
 }
 
+/// Feature-gated rmcp tools are cached tool by tool like the others: the
+/// manifest lists each one's features beside it, which only a change of
+/// structure (a `#[cfg]`) can change, and that runs the full step.
+#[test]
+fn rmcp_feature_gated_tools_are_re_derived_tool_by_tool() {
+    let c = Crate::new();
+    c.write("src/lib.rs", "pub mod server;\n");
+    c.write(
+        "src/server.rs",
+        r#"use rmcp::handler::server::wrapper::Parameters;
+use rmcp::{tool, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct EchoArgs {
+    pub text: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct SumArgs {
+    pub terms: Vec<i64>,
+}
+
+pub struct Server;
+
+#[tool_router]
+impl Server {
+    /// Echoes.
+    #[tool]
+    async fn echo(&self, Parameters(a): Parameters<EchoArgs>) -> String {
+        a.text
+    }
+}
+
+#[cfg(feature = "math")]
+#[tool_router(router = math_router)]
+impl Server {
+    /// Sums.
+    #[tool]
+    async fn sum(&self, Parameters(a): Parameters<SumArgs>) -> String {
+        a.terms.iter().sum::<i64>().to_string()
+    }
+}
+"#,
+    );
+    let manifest = || std::fs::read_to_string(c.cached_out.join("mcp-contract-rmcp.json")).unwrap();
+    assert!(c.both("first").full);
+    assert!(
+        manifest().contains(r#""features":{"sum":["math"]}"#),
+        "{}",
+        manifest()
+    );
+    c.edit(
+        "src/server.rs",
+        "pub terms: Vec<i64>",
+        "pub values: Vec<i64>",
+    );
+    let field = c.both("a gated tool's field");
+    assert!(!field.full && field.spliced, "{:?}", names(&field));
+    assert_eq!(names(&field), ["sum"]);
+    c.edit("src/server.rs", "/// Sums.", "/// Sums the values.");
+    assert_eq!(names(&c.both("a gated tool's doc comment")), ["sum"]);
+    c.edit("src/server.rs", "a.text\n", "a.text.to_uppercase()\n");
+    let body = c.both("a body");
+    assert!(!body.full && body.affected.is_empty());
+    // A new gate derives the same tool: only its features change.
+    c.edit(
+        "src/server.rs",
+        "    #[tool]\n    async fn echo",
+        "    #[cfg(feature = \"loud\")]\n    #[tool]\n    async fn echo",
+    );
+    assert!(c.both("a tool gated").full);
+    assert!(manifest().contains(r#""echo":["loud"]"#), "{}", manifest());
+    c.edit("src/server.rs", "pub text: String", "pub line: String");
+    assert_eq!(names(&c.both("the newly gated tool's field")), ["echo"]);
+}
+
 /// A description read from a file (`include_str!`): the file is watched
 /// like a source (cargo reruns the step when it alone changes) and checked
 /// by the cache; the crate is cached as a whole, any edit runs the full step.

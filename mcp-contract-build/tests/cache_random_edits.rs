@@ -12,8 +12,9 @@
 //! structs derive `JsonSchema` and are reached through `Parameters<T>` from
 //! `#[tool]` fns in a `#[tool_router]` impl, whose doc comments are the
 //! descriptions, with `String`, `Json<shared struct>` and `Json<argument
-//! struct>` outputs; there the edits also change tool doc comments and the
-//! bodies of tool and helper fns inside the impl.
+//! struct>` outputs, one tool gated on a cargo feature; there the edits
+//! also change tool doc comments, the bodies of tool and helper fns inside
+//! the impl, and which feature gates a tool (`#[cfg(feature = ...)]`).
 //! `MCP_CONTRACT_CACHE_EDITS=n` and `MCP_CONTRACT_CACHE_SEED=s` change the run.
 
 use std::collections::BTreeMap;
@@ -86,6 +87,8 @@ struct Model {
     tool_docs: Vec<String>,
     /// The body of a helper fn (no tool) in the `#[tool_router]` impl.
     helper: u64,
+    /// The cargo feature each rmcp tool is gated on (`#[cfg(feature)]`).
+    gates: Vec<Option<String>>,
 }
 
 const SCALARS: &[&str] = &[
@@ -151,6 +154,7 @@ impl Model {
             rmcp,
             tool_docs: (0..3).map(|i| format!("Tool {i}.")).collect(),
             helper: 0,
+            gates: vec![None, Some("extra".into()), None],
         }
     }
 
@@ -187,7 +191,7 @@ impl Model {
     /// One random edit; returns what it was.
     fn edit(&mut self, rng: &mut Rng) -> String {
         let types = self.types();
-        match rng.below(if self.rmcp { 14 } else { 12 }) {
+        match rng.below(if self.rmcp { 15 } else { 12 }) {
             0 | 1 => {
                 let (s, f) = self.some_field(rng);
                 let name = self.fresh("f");
@@ -305,6 +309,16 @@ impl Model {
                 self.counter += 1;
                 self.helper = self.counter;
                 "helper body in the tool router".into()
+            }
+            14 => {
+                // Gated, ungated or gated on another feature: the tool
+                // derives the same, the manifest lists other features.
+                let t = rng.below(self.gates.len());
+                self.gates[t] = match (&self.gates[t], rng.below(2)) {
+                    (Some(_), 0) => None,
+                    _ => Some(self.fresh("feature-")),
+                };
+                format!("gate of tool {t}: {:?}", self.gates[t])
             }
             _ => {
                 let name = self.fresh("Extra");
@@ -445,6 +459,9 @@ impl Model {
                 ),
                 _ => (format!("Json<{args}>"), "Json(args)".to_string()),
             };
+            if let Some(feature) = &self.gates[i] {
+                out.push_str(&format!("    #[cfg(feature = \"{feature}\")]\n"));
+            }
             out.push_str(&format!(
                 "    /// {}\n    #[tool(name = \"tool_{i}\")]\n    \
                  async fn tool_{i}(&self, Parameters(args): Parameters<{args}>) -> {output} {{\n        \

@@ -242,6 +242,9 @@ fn found_rmcp_tool(
         })?;
     let meta = root.files.get(*file)?;
     let item = index.item_at(*file, path)?;
+    // Its name and features are structure, so they are still the cached
+    // ones; checked all the same, as the splice keeps the manifest's
+    // features as they were.
     find_rmcp_tool_in_item(
         &meta.path,
         index.source_of(*file),
@@ -250,7 +253,7 @@ fn found_rmcp_tool(
         &meta.module,
     )
     .ok()?
-    .filter(|t| t.name == cached.name)
+    .filter(|t| t.name == cached.name && t.features == cached.features)
 }
 
 /// The tool `cached` as discovery finds it, from its argument struct's

@@ -200,7 +200,7 @@ fn encode_index(c: &BuildCache) -> Option<String> {
             }
         }
         for t in &r.tools {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "{}\t{}\t{}\t{}:{}\t{}",
                 if t.rmcp { "rtool" } else { "tool" },
@@ -210,6 +210,11 @@ fn encode_index(c: &BuildCache) -> Option<String> {
                 dotted(&t.at.1),
                 item_refs(&t.deps)
             );
+            // Its features, one field each, to the end of the line.
+            for f in &t.features {
+                let _ = write!(out, "\t{}", text(f)?);
+            }
+            out.push('\n');
         }
         if !r.prompt_deps.is_empty() {
             let _ = writeln!(out, "prompts\t{}", item_refs(&r.prompt_deps));
@@ -434,12 +439,14 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                 let (f, p) = next()?.split_once(':')?;
                 let at = (f.parse().ok()?, undotted(p)?);
                 let deps = item_refs_of(next()?)?;
+                let features = std::iter::from_fn(&mut next).map(str::to_string).collect();
                 c.roots.last_mut()?.tools.push(CachedTool {
                     name,
                     at,
                     rmcp: kind == "rtool",
                     hash,
                     deps,
+                    features,
                 });
             }
             "prompts" => c.roots.last_mut()?.prompt_deps = item_refs_of(next()?)?,
@@ -576,6 +583,7 @@ mod tests {
                         hash: "h".into(),
                         deps: vec![(0, vec![1, 2]), (0, vec![0])],
                         rmcp: false,
+                        features: vec![],
                     },
                     CachedTool {
                         name: "r".into(),
@@ -583,6 +591,7 @@ mod tests {
                         hash: "h2".into(),
                         deps: vec![(0, vec![0])],
                         rmcp: true,
+                        features: vec!["x".into(), "with space".into()],
                     },
                 ],
                 prompt_deps: vec![(0, vec![3]), (0, vec![1, 0])],

@@ -50,7 +50,7 @@ pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, read_tool, save_index, write_tool};
 
 /// Bumped whenever what the cache holds changes meaning.
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
 /// The cache's files in `OUT_DIR`.
 pub const INDEX_FILE: &str = "mcp-contract-cache.txt";
 /// The directory of the derived tools, one file per tool and root.
@@ -70,9 +70,9 @@ pub struct BuildCache {
     pub lockfile_stamp: Stamp,
     /// Whether that run's output is a function of its tools, tool by tool
     /// (see [`partial`]): a tools-only surface of cached
-    /// `#[mcp_contract::tool]`s and rmcp `#[tool]` fns (none gated on a
-    /// cargo feature, which the rmcp manifest lists beside the tools) and a
-    /// migration record without entries.
+    /// `#[mcp_contract::tool]`s and rmcp `#[tool]` fns (each with the cargo
+    /// features that gate it, which the rmcp manifest lists beside it) and
+    /// a migration record without entries.
     pub by_tool: bool,
 }
 
@@ -135,6 +135,10 @@ pub struct CachedTool {
     /// Content hash of its file in [`TOOLS_DIR`] (the derived tool).
     pub hash: String,
     pub deps: Vec<ItemRef>,
+    /// The cargo features that gate an rmcp tool (the rmcp manifest lists
+    /// them beside the tools, so they are part of what the cached run
+    /// wrote for it); empty otherwise.
+    pub features: Vec<String>,
 }
 
 /// A file's length and modification time (ns since the epoch); `mtime` 0

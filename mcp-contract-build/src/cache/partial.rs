@@ -7,12 +7,12 @@
 //!
 //! The builder takes this path only where the full render is a function of
 //! the tools alone, tool by tool: a tools-only surface of
-//! `#[mcp_contract::tool]`s and rmcp `#[tool]` fns (none feature-gated)
-//! cached item by item, no migration-record
-//! entries (their transitions tie tools together), the same tool names as
-//! the cached run, update mode, and every file spliced into still the one
-//! the cached run wrote (the lockfile by content hash, the `OUT_DIR` files
-//! by their stamps). Anything else, or any text the splice cannot place,
+//! `#[mcp_contract::tool]`s and rmcp `#[tool]` fns cached item by item, no
+//! migration-record entries (their transitions tie tools together), the
+//! same tool names gated on the same features as the cached run (the
+//! manifest's features are kept as they were), update mode, and every file
+//! spliced into still the one the cached run wrote (the lockfile by content
+//! hash, the `OUT_DIR` files by their stamps). Anything else, or any text the splice cannot place,
 //! takes the full render. Everything is computed before anything is
 //! written.
 
