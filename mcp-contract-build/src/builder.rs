@@ -575,21 +575,25 @@ impl Builder {
             &record,
             &found_tools.iter().collect::<Vec<_>>(),
         )?;
-        let tools_only = surface.prompts.is_empty()
-            && surface.resources.is_empty()
+        // Prompts are kept as a whole: by their hash, and by the items their
+        // derivations read (a re-derivation that reaches none of them keeps
+        // them). Resources and a server block are not cached.
+        let tools_and_prompts = surface.resources.is_empty()
             && surface.resource_templates.is_empty()
             && surface.server.is_none();
+        let prompts = cache::prompts_hash(&surface);
 
         // The same surface as last time, outputs untouched since: nothing to
         // render, hash or write. Decided without a record (its transitions
-        // may tie tools together) and for tools-only surfaces: every tool
-        // taken from the cache is the cached one, and every tool derived
-        // again equals its cached file.
+        // may tie tools together) and for surfaces of tools and prompts:
+        // every tool taken from the cache is the cached one, every tool
+        // derived again equals its cached file, and the prompts hash the
+        // same.
         // Every tool (`#[mcp_contract::tool]` or rmcp `#[tool]`, with the
         // features that gate it) is of a root cached item by item (no other
         // crates' types), and nothing ties tools together: the output is a
         // function of the tools, tool by tool.
-        let tool_wise = tools_only
+        let tool_wise = tools_and_prompts
             && new_roots.iter().all(|r| !r.whole)
             && new_roots.iter().map(|r| r.tools.len()).sum::<usize>() == derived.tools.len()
             && record.entries.is_empty()
@@ -599,7 +603,10 @@ impl Builder {
                 // Comparing reads each affected tool's cached file: past a few,
                 // rendering is cheaper than finding out that it was not needed.
                 let few = affected.len() <= MAX_COMPARED;
-                let by_tool = tool_wise && few && cache::output_stamps(out) == index.outputs;
+                let by_tool = tool_wise
+                    && few
+                    && index.prompts == prompts
+                    && cache::output_stamps(out) == index.outputs;
                 let same = by_tool && same_tools(index, &new_roots, out, &derived);
                 let mut updated = index.clone();
                 let outcome = match decision.mode {
@@ -643,6 +650,7 @@ impl Builder {
                         outcome: &outcome,
                         lock_path,
                         by_tool: tool_wise,
+                        prompts: &prompts,
                         prune: false,
                     };
                     save_cache(out, cache_key, new_roots, &derived, saved);
@@ -676,6 +684,7 @@ impl Builder {
                     outcome: &outcome,
                     lock_path,
                     by_tool: tool_wise,
+                    prompts: &prompts,
                     prune: true,
                 };
                 save_cache(out, cache_key, new_roots, &derived, saved);
@@ -869,6 +878,8 @@ struct Saved<'a> {
     lock_path: &'a Path,
     /// See [`cache::BuildCache::by_tool`].
     by_tool: bool,
+    /// See [`cache::BuildCache::prompts`].
+    prompts: &'a str,
     /// Whether tools may have been added or removed since the cached run:
     /// then the files of tools no longer there are removed.
     prune: bool,
@@ -898,6 +909,7 @@ fn save_cache(
             _ => cache::Stamp::of(saved.lock_path).unwrap_or_default(),
         },
         by_tool: saved.by_tool,
+        prompts: saved.prompts.to_string(),
     };
     for (i, root) in index.roots.iter_mut().enumerate() {
         let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));

@@ -402,6 +402,11 @@ pub struct Echoed {
     pub text: String,
 }
 
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct GreetArgs {
+    pub who: String,
+}
+
 pub struct Server;
 
 #[tool_router]
@@ -421,7 +426,7 @@ impl Server {
 impl Server {
     /// Greets.
     #[prompt]
-    async fn greet(&self) -> Vec<String> {
+    async fn greet(&self, Parameters(a): Parameters<GreetArgs>) -> Vec<String> {
         vec![]
     }
 }
@@ -457,18 +462,26 @@ impl Server {
     c.edit("src/helpers.rs", "to_uppercase", "to_lowercase");
     nothing(&c.both("helper body"), "helper body");
 
-    // What the tools read: the full step, and the lockfile follows.
+    // What a tool reads: that tool is derived again and spliced in; the
+    // prompts, which read none of it, are kept as they were.
+    let echo_only = |b: &Built, step: &str| {
+        assert!(!b.full && b.spliced, "{step}: {:?}", names(b));
+        assert_eq!(names(b), ["echo"], "{step}");
+    };
     c.edit("src/server.rs", "pub text: String", "pub words: String");
     c.edit("src/server.rs", "shout(&a.text)", "shout(&a.words)");
-    let renamed = c.both("rmcp argument field");
-    assert!(renamed.full);
+    echo_only(&c.both("rmcp argument field"), "rmcp argument field");
     assert!(lock().contains("\"words\""));
     c.edit("src/server.rs", "/// The text.", "/// The words.");
-    assert!(c.both("rmcp field doc").full);
+    echo_only(&c.both("rmcp field doc"), "rmcp field doc");
     assert!(lock().contains("The words."));
     c.edit("src/server.rs", "/// Echoes.", "/// Echoes it back.");
-    assert!(c.both("rmcp tool doc").full);
+    echo_only(&c.both("rmcp tool doc"), "rmcp tool doc");
     assert!(lock().contains("Echoes it back."));
+    // What a prompt reads: the full step.
+    c.edit("src/server.rs", "pub who: String", "pub name: String");
+    assert!(c.both("rmcp prompt argument").full);
+    assert!(lock().contains("\"name\""));
     c.edit(
         "src/server.rs",
         "    fn unrouted",
@@ -481,6 +494,17 @@ impl Server {
     assert!(lock().contains("Greets you."));
     c.edit("src/server.rs", "        2\n", "        3\n");
     nothing(&c.both("rmcp new tool's body"), "rmcp new tool's body");
+    // A type a tool and a prompt both read: the full step.
+    c.edit(
+        "src/server.rs",
+        "Parameters<GreetArgs>",
+        "Parameters<EchoArgs>",
+    );
+    assert!(c.both("rmcp prompt on the tool's type").full);
+    c.edit("src/server.rs", "pub words: String", "pub phrase: String");
+    c.edit("src/server.rs", "shout(&a.words)", "shout(&a.phrase)");
+    assert!(c.both("rmcp type of a tool and a prompt").full);
+    assert!(lock().contains("\"phrase\""));
 }
 
 /// rmcp `#[tool]` fns are re-derived one by one: a field renamed in one

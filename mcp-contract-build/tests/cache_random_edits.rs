@@ -12,9 +12,11 @@
 //! structs derive `JsonSchema` and are reached through `Parameters<T>` from
 //! `#[tool]` fns in a `#[tool_router]` impl, whose doc comments are the
 //! descriptions, with `String`, `Json<shared struct>` and `Json<argument
-//! struct>` outputs, one tool gated on a cargo feature; there the edits
-//! also change tool doc comments, the bodies of tool and helper fns inside
-//! the impl, and which feature gates a tool (`#[cfg(feature = ...)]`).
+//! struct>` outputs, one tool gated on a cargo feature, and a
+//! `#[prompt_router]` prompt whose arguments are a shared struct (which
+//! edits may make a tool's too); there the edits also change tool and
+//! prompt doc comments, the bodies of tool and helper fns inside the impl,
+//! and which feature gates a tool (`#[cfg(feature = ...)]`).
 //! `MCP_CONTRACT_CACHE_EDITS=n` and `MCP_CONTRACT_CACHE_SEED=s` change the run.
 
 use std::collections::BTreeMap;
@@ -89,6 +91,8 @@ struct Model {
     helper: u64,
     /// The cargo feature each rmcp tool is gated on (`#[cfg(feature)]`).
     gates: Vec<Option<String>>,
+    /// The doc comment of the rmcp form's prompt (which reads `Window`).
+    prompt_doc: String,
 }
 
 const SCALARS: &[&str] = &[
@@ -155,6 +159,7 @@ impl Model {
             tool_docs: (0..3).map(|i| format!("Tool {i}.")).collect(),
             helper: 0,
             gates: vec![None, Some("extra".into()), None],
+            prompt_doc: "Plans a window.".into(),
         }
     }
 
@@ -191,7 +196,7 @@ impl Model {
     /// One random edit; returns what it was.
     fn edit(&mut self, rng: &mut Rng) -> String {
         let types = self.types();
-        match rng.below(if self.rmcp { 15 } else { 12 }) {
+        match rng.below(if self.rmcp { 16 } else { 12 }) {
             0 | 1 => {
                 let (s, f) = self.some_field(rng);
                 let name = self.fresh("f");
@@ -319,6 +324,10 @@ impl Model {
                     _ => Some(self.fresh("feature-")),
                 };
                 format!("gate of tool {t}: {:?}", self.gates[t])
+            }
+            15 => {
+                self.prompt_doc = self.fresh("Plans \"a\" window ");
+                "prompt doc".into()
             }
             _ => {
                 let name = self.fresh("Extra");
@@ -473,6 +482,12 @@ impl Model {
             "    fn helper(&self) -> u64 {{\n        {}\n    }}\n}}\n",
             self.helper
         ));
+        out.push_str(&format!(
+            "\n#[rmcp::prompt_router]\nimpl Server {{\n    /// {}\n    #[rmcp::prompt(name = \"plan\")]\n    \
+             async fn plan(&self, Parameters(_args): Parameters<crate::shared::Window>) -> Vec<String> {{\n        \
+             vec![]\n    }}\n}}\n",
+            self.prompt_doc
+        ));
         out
     }
 }
@@ -560,6 +575,10 @@ fn run(rmcp: bool, reached: &[&str]) {
                     "OUT_DIR differs after\n{}",
                     context()
                 );
+                if step == 0 && rmcp {
+                    let text = String::from_utf8(lock("cached.lock")).unwrap();
+                    assert!(text.contains("\"plan\""), "the prompt is not locked");
+                }
                 let path = match (c.full, c.spliced) {
                     (false, false) => "unchanged",
                     (false, true) => "re-derived",

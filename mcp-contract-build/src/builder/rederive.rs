@@ -11,9 +11,9 @@
 //! run's output was a function of its tools, tool by tool
 //! ([`cache::BuildCache::by_tool`]), in update mode, with the lockfile and
 //! `OUT_DIR` files as that run left them. Anything unexpected (a
-//! derivation error, a type of another crate reached, a tool renamed, a
-//! file that changed while being read) leaves the decision to the full
-//! step, which reports errors as usual.
+//! derivation error, a type of another crate reached, a tool renamed, an
+//! item a prompt reads, a file that changed while being read) leaves the
+//! decision to the full step, which reports errors as usual.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -78,7 +78,12 @@ impl Builder {
         let mut rederived: Vec<String> = Vec::new();
         let mut found = Vec::new();
         for (rc, walked) in cached.roots.iter().zip(walked) {
-            if rc.whole || rc.files.len() != rc.walked || !rc.prompt_deps.is_empty() {
+            // An item a prompt's derivation read changed: the prompts may
+            // change, and they are rendered as a whole.
+            if rc.whole
+                || rc.files.len() != rc.walked
+                || rc.prompt_deps.iter().any(|d| walked.changed.contains(d))
+            {
                 return Ok(None);
             }
             let affected: Vec<usize> = (0..rc.tools.len())
@@ -135,6 +140,7 @@ impl Builder {
             outcome: &outcome,
             lock_path: &setup.lock_path,
             by_tool: true,
+            prompts: &cached.prompts,
             prune: false,
         };
         save_cache(out, &setup.cache_key, roots, &surface, saved);

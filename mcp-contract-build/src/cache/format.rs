@@ -160,6 +160,7 @@ fn encode_index(c: &BuildCache) -> Option<String> {
     let _ = writeln!(out, "key\t{}", &c.key);
     let _ = writeln!(out, "lockfile\t{}\t{}\t{}", &c.lockfile, l.len, l.mtime);
     let _ = writeln!(out, "bytool\t{}", u8::from(c.by_tool));
+    let _ = writeln!(out, "promptset\t{}", &c.prompts);
     for o in &c.outputs {
         let _ = writeln!(out, "out\t{}\t{}\t{}", o.len, o.mtime, text(&o.path)?);
     }
@@ -361,6 +362,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
         lockfile: String::new(),
         lockfile_stamp: Stamp::default(),
         by_tool: false,
+        prompts: String::new(),
     };
     for line in body.lines() {
         let mut f = line.split('\t');
@@ -376,6 +378,7 @@ fn decode_index(body: &str) -> Option<BuildCache> {
                 };
             }
             "bytool" => c.by_tool = next()? == "1",
+            "promptset" => c.prompts = next()?.to_string(),
             "out" => c.outputs.push(OutputStamp {
                 len: next()?.parse().ok()?,
                 mtime: next()?.parse().ok()?,
@@ -605,6 +608,7 @@ mod tests {
             lockfile: "l".into(),
             lockfile_stamp: Stamp { len: 5, mtime: 0 },
             by_tool: true,
+            prompts: "p".into(),
         }
     }
 

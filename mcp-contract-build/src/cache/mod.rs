@@ -50,7 +50,7 @@ pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, read_tool, save_index, write_tool};
 
 /// Bumped whenever what the cache holds changes meaning.
-pub const FORMAT: u32 = 5;
+pub const FORMAT: u32 = 6;
 /// The cache's files in `OUT_DIR`.
 pub const INDEX_FILE: &str = "mcp-contract-cache.txt";
 /// The directory of the derived tools, one file per tool and root.
@@ -68,12 +68,15 @@ pub struct BuildCache {
     pub lockfile: String,
     /// The lockfile on disk after that run (when it was that text).
     pub lockfile_stamp: Stamp,
-    /// Whether that run's output is a function of its tools, tool by tool
-    /// (see [`partial`]): a tools-only surface of cached
+    /// Whether that run's output is a function of its tools, tool by tool,
+    /// and its prompts as a whole (see [`partial`]): a surface of cached
     /// `#[mcp_contract::tool]`s and rmcp `#[tool]` fns (each with the cargo
     /// features that gate it, which the rmcp manifest lists beside it) and
-    /// a migration record without entries.
+    /// rmcp prompts, and a migration record without entries.
     pub by_tool: bool,
+    /// [`prompts_hash`] of that run's surface: a later run whose prompts
+    /// hash the same wrote the same prompt parts.
+    pub prompts: String,
 }
 
 /// One crate root's files and tools.
@@ -92,7 +95,9 @@ pub struct RootCache {
     pub tools: Vec<CachedTool>,
     /// The items the derivations of the root's rmcp prompts read (their
     /// argument types, and what those reach): a change to one runs the
-    /// full step. (rmcp tools are in `tools`, each with its own items.)
+    /// full step, and a re-derivation that reaches none keeps the prompts
+    /// ([`BuildCache::prompts`]). (rmcp tools are in `tools`, each with
+    /// its own items.)
     /// Which tools and prompts there are, and their attributes and
     /// signatures, are in the files' structure ([`facts`]).
     pub prompt_deps: Vec<ItemRef>,
@@ -207,6 +212,20 @@ pub fn key(parts: &[&[u8]]) -> String {
         text.extend_from_slice(part);
     }
     content_hash(&text)
+}
+
+/// Content hash of `surface`'s prompts as locked (name and entry each):
+/// what the cache keeps of them, to know that a later run's prompts are
+/// the cached run's without rendering them.
+pub fn prompts_hash(surface: &mcp_contract::Surface) -> String {
+    let mut text = String::new();
+    for (name, prompt) in &surface.prompts {
+        text.push_str(name);
+        text.push('\0');
+        text.push_str(&prompt.to_entry().to_string());
+        text.push('\n');
+    }
+    content_hash(text.as_bytes())
 }
 
 /// The files the step writes under `out_dir` (entries, plan, rmcp
