@@ -646,7 +646,7 @@ impl Builder {
                     };
                     self.print_after_sync(&setup, &outcome);
                     let saved = Saved {
-                        lockfile: &patched.lockfile,
+                        lockfile: patched.lockfile_hash,
                         outcome: &outcome,
                         lock_path,
                         by_tool: tool_wise,
@@ -680,7 +680,7 @@ impl Builder {
             self.print_after_sync(&setup, &outcome);
             if let Some(out) = out_dir {
                 let saved = Saved {
-                    lockfile: &rendered.text,
+                    lockfile: cache::content_hash(rendered.text.as_bytes()),
                     outcome: &outcome,
                     lock_path,
                     by_tool: tool_wise,
@@ -872,8 +872,8 @@ fn lockfile_holds(
 
 /// What a run that wrote its outputs tells the cache about them.
 struct Saved<'a> {
-    /// The lockfile text rendered.
-    lockfile: &'a str,
+    /// [`cache::content_hash`] of the lockfile text rendered.
+    lockfile: String,
     outcome: &'a LockOutcome,
     lock_path: &'a Path,
     /// See [`cache::BuildCache::by_tool`].
@@ -885,10 +885,9 @@ struct Saved<'a> {
     prune: bool,
 }
 
-/// Writes the cache index for a run that wrote its outputs (the lockfile
-/// text `lockfile`): every tool derived again gets its file, and a tool
-/// whose file could not be written is not cached. Without a key (the cache
-/// is off) nothing is written.
+/// Writes the cache index for a run that wrote its outputs: every tool
+/// derived again gets its file, and a tool whose file could not be written
+/// is not cached. Without a key (the cache is off) nothing is written.
 fn save_cache(
     out: &Path,
     key: &Option<String>,
@@ -903,7 +902,7 @@ fn save_cache(
         key: key.clone(),
         roots,
         outputs: cache::output_stamps(out),
-        lockfile: cache::content_hash(saved.lockfile.as_bytes()),
+        lockfile: saved.lockfile,
         lockfile_stamp: match saved.outcome {
             LockOutcome::Skipped => cache::Stamp::default(),
             _ => cache::Stamp::of(saved.lock_path).unwrap_or_default(),

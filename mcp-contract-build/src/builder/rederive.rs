@@ -136,7 +136,7 @@ impl Builder {
         };
         self.print_after_sync(setup, &outcome);
         let saved = Saved {
-            lockfile: &patched.lockfile,
+            lockfile: patched.lockfile_hash,
             outcome: &outcome,
             lock_path: &setup.lock_path,
             by_tool: true,

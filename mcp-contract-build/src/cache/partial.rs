@@ -33,6 +33,8 @@ use crate::rmcp::link::MANIFEST_PATH;
 #[derive(Debug)]
 pub struct Patched {
     pub lockfile: String,
+    /// [`super::content_hash`] of `lockfile`, for the cache.
+    pub lockfile_hash: String,
     /// `changed: <tool>` for each tool whose locked entry changed.
     pub changes: Vec<String>,
     /// `(path, text)` of the plan, the manifest and the changed tools'
@@ -71,12 +73,17 @@ pub fn patch(
     // The revision is SHA-256 over the whole lockfile text. In the build
     // script, which cargo compiles without optimizations, that is the
     // largest single cost of this path (about 12 ms for 200 tools, several
-    // times the splices), so it runs beside them: the tools' plans do not
-    // depend on it.
-    let mut parts = std::thread::scope(|scope| {
-        let revision = scope.spawn(|| plan::revision_of(&lock));
+    // times the splices), so it runs beside them, with the cache's hash of
+    // the same text: the tools' plans depend on neither.
+    let (mut parts, lockfile_hash) = std::thread::scope(|scope| {
+        let hashes = scope.spawn(|| {
+            (
+                plan::revision_of(&lock),
+                super::content_hash(lock.as_bytes()),
+            )
+        });
         let parts = splice_parts(out_dir, record, &tools, &entries);
-        let revision = revision.join().ok()?;
+        let (revision, lockfile_hash) = hashes.join().ok()?;
         let mut parts = parts?;
         parts.plan = replace(
             &parts.plan,
@@ -84,13 +91,14 @@ pub fn patch(
             &Value::String(revision),
             Layout::Pretty,
         )?;
-        Some(parts)
+        Some((parts, lockfile_hash))
     })?;
     let mut files = std::mem::take(&mut parts.files);
     files.push((PathBuf::from(PLAN_PATH), parts.plan));
     files.push((PathBuf::from(MANIFEST_PATH), parts.manifest));
     Some(Patched {
         lockfile: lock,
+        lockfile_hash,
         changes,
         files,
     })
