@@ -36,6 +36,10 @@
 //! line. There rmcp's own macro compiles the description either way, so a
 //! doc edit is a compiled change on both sides.
 //!
+//! `INSTRUCTIONS=1` measures rustc's instruction counts (callgrind) after
+//! each edit instead of wall time: deterministic where wall time is noisy
+//! (see `snapshot_200/instructions.rs`; needs valgrind).
+//!
 //! Run: `cargo bench -p mcp-contract-build --bench snapshot_200`
 //! (`ITERATIONS=n` to change the number of timed rebuilds, default 5;
 //! `BENCH_OPT_BUILD=1` to build both variants with
@@ -48,6 +52,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use mcp_contract_build::{Builder, Mode};
+
+#[path = "snapshot_200/instructions.rs"]
+mod instructions;
 
 const TOOLS: usize = 200;
 const TOUCHED: usize = 17;
@@ -89,6 +96,7 @@ impl Edit {
 }
 
 fn main() {
+    instructions::wrap_if_asked();
     if !std::env::args().any(|a| a == "--bench") {
         println!("snapshot_200: run with `cargo bench -p mcp-contract-build --bench snapshot_200`");
         return;
@@ -123,6 +131,10 @@ fn main() {
     eprintln!("  first build with snapshot:    {t:>8.2?}");
     let (t, _) = cargo_build(&without, &target);
     eprintln!("  first build without snapshot: {t:>8.2?}");
+    if std::env::var_os("INSTRUCTIONS").is_some_and(|v| v == "1") {
+        count_instructions(&root, [&with, &without], &target, form);
+        return;
+    }
 
     let out_dir = root.join("out");
     let runs = iterations.max(3);
@@ -174,12 +186,7 @@ fn main() {
         })
         .collect();
 
-    let edits: Vec<Edit> = match std::env::var("TOUCH").as_deref() {
-        Ok("body") => vec![Edit::Body],
-        Ok("field") => vec![Edit::Field],
-        Ok("doc") => vec![Edit::Doc],
-        _ => vec![Edit::Body, Edit::Field, Edit::Doc],
-    };
+    let edits = edits_to_run();
     let mut results = Vec::new();
     let mut revision = 0;
     for &edit in &edits {
@@ -288,6 +295,69 @@ fn main() {
     }
 }
 
+/// The edits `TOUCH` names (all three by default).
+fn edits_to_run() -> Vec<Edit> {
+    match std::env::var("TOUCH").as_deref() {
+        Ok("body") => vec![Edit::Body],
+        Ok("field") => vec![Edit::Field],
+        Ok("doc") => vec![Edit::Doc],
+        _ => vec![Edit::Body, Edit::Field, Edit::Doc],
+    }
+}
+
+/// `INSTRUCTIONS=1`: rustc's instructions on the crate with the step and
+/// on the crate without it (`crates`), after each edit.
+fn count_instructions(root: &Path, crates: [&Path; 2], target: &Path, form: Form) {
+    instructions::check_valgrind();
+    // A first build through the wrapper, nothing under valgrind: were the
+    // wrapper part of cargo's fingerprint, this is the build that pays.
+    for dir in crates {
+        run_cargo(instructions::wrapped(cargo_command(dir, target), None));
+    }
+    let mut revision = 2_000_000;
+    let mut counts: Vec<(Edit, [u64; 2])> = Vec::new();
+    for edit in edits_to_run() {
+        let mut pair = [0; 2];
+        for (n, (dir, side)) in crates.into_iter().zip(["with", "without"]).enumerate() {
+            revision += 1;
+            touch(dir, edit, revision, form);
+            let out = instructions::out_file(root, side, edit.name());
+            let _ = std::fs::remove_file(&out);
+            run_cargo(instructions::wrapped(
+                cargo_command(dir, target),
+                Some(&out),
+            ));
+            pair[n] = instructions::total(&out);
+        }
+        counts.push((edit, pair));
+    }
+    let pct = |a: u64, b: u64| (a as f64 - b as f64) / b as f64 * 100.0;
+    let form_name = match form {
+        Form::Attribute => "#[mcp_contract::tool]",
+        Form::Rmcp => "rmcp #[tool_router]",
+    };
+    println!(
+        "snapshot_200: {TOOLS} tools ({form_name}), rustc instructions (callgrind) after one edit"
+    );
+    for (edit, [with, without]) in &counts {
+        println!(
+            "  {:<5} with snapshot {:>6.3} G, without {:>6.3} G: {:+.2}% ({:+.0} M)",
+            edit.name(),
+            *with as f64 / 1e9,
+            *without as f64 / 1e9,
+            pct(*with, *without),
+            (*with as f64 - *without as f64) / 1e6
+        );
+    }
+    let of = |e: Edit| counts.iter().find(|c| c.0 == e).map(|c| c.1);
+    if let (Some([doc, _]), Some([_, body])) = (of(Edit::Doc), of(Edit::Body)) {
+        println!(
+            "  doc edit with snapshot vs body edit without (a compiled change either way): {:+.2}%",
+            pct(doc, body)
+        );
+    }
+}
+
 /// Median wall time of `runs` calls of `f`.
 fn timed(runs: usize, mut f: impl FnMut()) -> Duration {
     median(
@@ -301,7 +371,8 @@ fn timed(runs: usize, mut f: impl FnMut()) -> Duration {
     )
 }
 
-/// `<target>/debug/build/<package>-<hash>/build-script-build`.
+/// `<target>/debug/build/<package>-<hash>/build-script-build`, the newest
+/// (a kept `BENCH_DIR` holds the build scripts of earlier commits too).
 fn find_build_script(target: &Path, package: &str) -> PathBuf {
     let prefix = format!("{package}-");
     std::fs::read_dir(target.join("debug/build"))
@@ -309,7 +380,9 @@ fn find_build_script(target: &Path, package: &str) -> PathBuf {
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
         .map(|e| e.path().join("build-script-build"))
-        .find(|p| p.is_file())
+        .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
+        .max()
+        .map(|(_, p)| p)
         .expect("the compiled build script")
 }
 
@@ -343,26 +416,36 @@ fn workspace_root() -> PathBuf {
 /// Builds the package; returns (wall time, CPU time of cargo and everything
 /// it ran). CPU time is what to compare on a busy machine.
 fn cargo_build(dir: &Path, target: &Path) -> (Duration, Duration) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let cpu_before = children_cpu();
     let start = Instant::now();
-    let out = Command::new(cargo)
+    run_cargo(cargo_command(dir, target));
+    let elapsed = start.elapsed();
+    (elapsed, children_cpu().saturating_sub(cpu_before))
+}
+
+/// `cargo build` of the package in `dir`, as the bench runs it.
+fn cargo_command(dir: &Path, target: &Path) -> Command {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
         .args(["build", "--offline", "--quiet", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(target)
         .env_remove("CI")
         .env_remove("CARGO_TARGET_DIR")
-        .env("MCP_CONTRACT_LOCKED", "0")
-        .output()
-        .expect("run cargo");
-    let elapsed = start.elapsed();
+        .env("MCP_CONTRACT_LOCKED", "0");
+    command
+}
+
+/// Runs `command` (a cargo build) to success.
+fn run_cargo(mut command: Command) {
+    let out = command.output().expect("run cargo");
     assert!(
         out.status.success(),
         "cargo build failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    (elapsed, children_cpu().saturating_sub(cpu_before))
 }
 
 /// User + system CPU time of this process's waited-for children (Linux:
