@@ -339,13 +339,11 @@ impl Builder {
             return Ok(None);
         }
         let mut updated = cached.clone();
-        let mut sources: Vec<PathBuf> = Vec::new();
+        let mut sources = outputs::Sources::default();
         for (i, walk) in walks.into_iter().enumerate() {
             updated.roots[i] = walk.root;
             for f in walk.sources {
-                if !sources.contains(&f) {
-                    sources.push(f);
-                }
+                sources.add(f);
             }
         }
         if cache::output_stamps(out_dir) != cached.outputs {
@@ -361,7 +359,7 @@ impl Builder {
             }
         };
         let record = compat::read_record(&setup.record_path)?;
-        self.print_before_sync(&sources, &setup.lock_path, &record);
+        self.print_before_sync(sources.as_slice(), &setup.lock_path, &record);
         self.print_after_sync(setup, &outcome);
         if &updated != cached {
             cache::format::save_index(out_dir, &updated);
@@ -423,7 +421,7 @@ impl Builder {
 
         let mut surface = Surface::new();
         let mut seen = BTreeMap::new();
-        let mut sources: Vec<PathBuf> = Vec::new();
+        let mut sources = outputs::Sources::default();
         let mut found_tools = Vec::new();
         let mut rmcp_tools = Vec::new();
         let fields = parse_fields(
@@ -526,10 +524,7 @@ impl Builder {
                     .map(|t| t.name.clone()),
             );
             for (path, _, _) in index.files() {
-                let abs = manifest_dir.join(path);
-                if !sources.contains(&abs) {
-                    sources.push(abs);
-                }
+                sources.add(manifest_dir.join(path));
             }
             // Descriptions read through `include_str!`: watched like sources.
             let mut included: Vec<PathBuf> = rmcp_found
@@ -544,9 +539,7 @@ impl Builder {
             included.sort();
             included.dedup();
             for file in &included {
-                if !sources.contains(file) {
-                    sources.push(file.clone());
-                }
+                sources.add(file.clone());
             }
             if let Some(facts) = facts {
                 let whole = index.files().len() > walked || !included.is_empty();
@@ -616,7 +609,7 @@ impl Builder {
                         .then_some(LockOutcome::Unchanged),
                 };
                 if let Some(outcome) = outcome {
-                    self.print_before_sync(&sources, lock_path, &record);
+                    self.print_before_sync(sources.as_slice(), lock_path, &record);
                     self.print_after_sync(&setup, &outcome);
                     updated.roots = new_roots;
                     fill_tool_hashes(&mut updated, index);
@@ -635,7 +628,7 @@ impl Builder {
                 .filter(|text| cache::content_hash(text.as_bytes()) == index.lockfile)
                 .and_then(|text| cache::partial::patch(out, &text, &surface, &record, &affected));
                 if let Some(patched) = patched {
-                    self.print_before_sync(&sources, lock_path, &record);
+                    self.print_before_sync(sources.as_slice(), lock_path, &record);
                     outputs::write_files(out, &patched.files)?;
                     let outcome = if patched.changes.is_empty() {
                         LockOutcome::Unchanged
@@ -661,7 +654,7 @@ impl Builder {
             let rendered = outputs::render(&surface);
             let plan = compat::plan(&surface, &record, &rendered.text)?;
 
-            self.print_before_sync(&sources, lock_path, &record);
+            self.print_before_sync(sources.as_slice(), lock_path, &record);
             if let Some(out_dir) = out_dir {
                 outputs::write_entries(&rendered, out_dir)?;
                 compat::write_plan(&plan, out_dir)?;
@@ -696,7 +689,7 @@ impl Builder {
             lockfile: lock_path.clone(),
             outcome,
             mode: decision.mode,
-            sources,
+            sources: sources.into_vec(),
             rmcp_tools,
             derived,
             affected,

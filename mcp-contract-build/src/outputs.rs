@@ -256,6 +256,32 @@ pub fn settle_mtime(lockfile: &Path, out_dir: Option<&Path>) {
     }
 }
 
+/// The files a run read, each once, in the order first read: what
+/// [`rerun_directives`] watches. (A crate has hundreds; a list searched on
+/// every insertion made the no-op build's largest cost.)
+#[derive(Debug, Default)]
+pub struct Sources {
+    list: Vec<PathBuf>,
+    seen: std::collections::HashSet<PathBuf>,
+}
+
+impl Sources {
+    pub fn add(&mut self, path: PathBuf) {
+        if !self.seen.contains(&path) {
+            self.seen.insert(path.clone());
+            self.list.push(path);
+        }
+    }
+
+    pub fn as_slice(&self) -> &[PathBuf] {
+        &self.list
+    }
+
+    pub fn into_vec(self) -> Vec<PathBuf> {
+        self.list
+    }
+}
+
 /// The `cargo:` lines that make cargo rerun the build step exactly when an
 /// input changed: every source file read, the lockfile, and the two
 /// environment variables that decide the mode.

@@ -73,7 +73,7 @@ impl Builder {
             crate::rmcp::surface::TOOL_FIELD_KEYS,
         )?;
         let mut roots = Vec::new();
-        let mut sources = Vec::new();
+        let mut sources = outputs::Sources::default();
         let mut surface = Surface::new();
         let mut rederived: Vec<String> = Vec::new();
         let mut found = Vec::new();
@@ -103,9 +103,7 @@ impl Builder {
                 return Ok(None);
             };
             for path in read {
-                if !sources.contains(&path) {
-                    sources.push(path);
-                }
+                sources.add(path);
             }
             roots.push(root_now);
             found.extend(tools);
@@ -125,7 +123,7 @@ impl Builder {
         else {
             return Ok(None);
         };
-        self.print_before_sync(&sources, &setup.lock_path, &record);
+        self.print_before_sync(sources.as_slice(), &setup.lock_path, &record);
         outputs::write_files(out, &patched.files)?;
         let outcome = if patched.changes.is_empty() {
             LockOutcome::Unchanged
