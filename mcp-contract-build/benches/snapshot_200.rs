@@ -18,15 +18,20 @@
 //!   measurement (`TOUCH=doc|field|body` to run one):
 //!   - `body`: a handler's body (no contract change; the everyday edit);
 //!   - `field`: a field renamed in the argument struct (a schema change);
-//!   - `doc`: the struct's doc comment (the tool's description). Without
-//!     the snapshot rustc treats this as no change at all: doc comments are
-//!     left out of its incremental hashes, so the crate metadata is reused
-//!     (and keeps the old doc). With the snapshot the doc comment is the
-//!     published description, compiled into the crate, so the metadata is
-//!     re-encoded like after any code edit (~0.35 s here): the gap on this
-//!     edit is rustc's shortcut for the baseline, not work of the step.
-//!     The bench therefore also prints the doc edit with the snapshot
-//!     against the body edit without it: a compiled change either way.
+//!   - `doc`: the struct's doc comment (the tool's description), made a
+//!     little longer or shorter each time, as real doc edits are. Without
+//!     the snapshot a doc comment is compiled into nothing and left out of
+//!     rustc's incremental hashes; an edit that also moved no byte of the
+//!     file (same length: no span changed) lets rustc reuse the crate's
+//!     metadata from its last session instead of encoding it (about 14% of
+//!     the compilation here; the reused metadata keeps the old doc). An
+//!     edit of another length moves the spans after it, and the metadata
+//!     is encoded. With the snapshot the doc comment is the published
+//!     description, compiled into the crate, so the metadata is encoded
+//!     either way. (Until 2026-12-01 this edit kept the length, and the
+//!     crate without the snapshot mostly took the shortcut.) The bench
+//!     also prints the doc edit with the snapshot against the body edit
+//!     without it: a compiled change either way.
 //!
 //! `FORM=rmcp` measures the same tools written the way rmcp servers are
 //! (`examples/weather-server`): argument and output types deriving
@@ -359,10 +364,6 @@ fn count_instructions(root: &Path, crates: [&Path; 2], target: &Path, form: Form
             "  doc edit with snapshot vs body edit without (a compiled change either way): {:+.2}%",
             pct(doc, body)
         );
-        println!(
-            "  (without the snapshot rustc may reuse the crate's metadata after a doc edit, \
-             about 14% of it; not seen under valgrind: see snapshot_200/instructions.rs)"
-        );
     }
 }
 
@@ -483,14 +484,22 @@ fn touch(dir: &Path, edit: Edit, revision: usize, form: Form) {
         _ => dir.join(format!("src/tools/t{TOUCHED}.rs")),
     };
     let text = std::fs::read_to_string(&path).unwrap();
+    // A doc edit changes the comment's length, as real ones do: every
+    // other revision says a little more (see the module docs for why an
+    // edit that moves no byte would measure something else).
+    let more = if revision % 2 == 1 {
+        " Now longer."
+    } else {
+        ""
+    };
     let (marker, line) = match (edit, form) {
         (Edit::Doc, Form::Attribute) => (
             format!("/// Tool {TOUCHED}:"),
-            format!("/// Tool {TOUCHED}: revision {revision}."),
+            format!("/// Tool {TOUCHED}: revision {revision}.{more}"),
         ),
         (Edit::Doc, Form::Rmcp) => (
             format!("    /// Tool {TOUCHED}:"),
-            format!("    /// Tool {TOUCHED}: revision {revision}."),
+            format!("    /// Tool {TOUCHED}: revision {revision}.{more}"),
         ),
         (Edit::Field, _) => (
             "    pub flag".to_string(),

@@ -6,14 +6,10 @@
 //! ±0.3%), so it is the figure to compare across machines and commits.
 //! The build script's share is timed separately by the bench.
 //!
-//! One thing this does not show: rustc reuses a crate's metadata from its
-//! last session when nothing it encodes changed, which a doc-comment edit
-//! in the crate without the step can be (doc comments are not hashed).
-//! That saves encoding the metadata, about 14% of these compilations; in
-//! ordinary runs rustc mostly takes it, under valgrind it was not seen to.
-//! So the doc row compares two compilations that both encode metadata:
-//! what the step adds to a compiled change. The wall-time mode shows the
-//! shortcut.
+//! The doc edit changes the comment's length (see the bench's docs): the
+//! crate without the step then encodes its metadata as the crate with it
+//! does. (An edit that moves no byte lets rustc reuse that crate's
+//! metadata instead, about 14% of these compilations.)
 //!
 //! The bench binary is its own `RUSTC_WRAPPER` ([`wrap_if_asked`]): it runs
 //! the bench crates' library compilations under valgrind and every other
