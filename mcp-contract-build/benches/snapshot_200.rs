@@ -225,7 +225,7 @@ fn main() {
         // Each iteration builds both variants back to back, so the median
         // of the per-pair differences cancels what drifts over the run
         // (the machine's speed), which the two separate medians do not.
-        let paired = paired_median_ms(&with_wall, &plain_wall);
+        let paired = paired_quartiles_ms(&with_wall, &plain_wall);
         results.push((
             edit,
             [median(with_wall), median(plain_wall)],
@@ -288,9 +288,11 @@ fn main() {
             pct(wc, pc)
         );
         println!(
-            "    median of the paired differences: {:+.0} ms wall = {:+.1}% of the median without",
-            paired,
-            paired / ms(pw) * 100.0
+            "    median of the paired differences: {:+.0} ms wall = {:+.1}% of the median without (quartiles {:+.1}% .. {:+.1}%)",
+            paired[1],
+            paired[1] / ms(pw) * 100.0,
+            paired[0] / ms(pw) * 100.0,
+            paired[2] / ms(pw) * 100.0
         );
     }
     if let Some((dw, bw, dc, bc)) = compiled_change {
@@ -399,15 +401,18 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// The median of `with[i] - without[i]`, in milliseconds.
-fn paired_median_ms(with: &[Duration], without: &[Duration]) -> f64 {
+/// The lower quartile, median and upper quartile of `with[i] -
+/// without[i]`, in milliseconds: the quartiles show how far the machine's
+/// noise reaches, which a median alone hides.
+fn paired_quartiles_ms(with: &[Duration], without: &[Duration]) -> [f64; 3] {
     let mut d: Vec<f64> = with
         .iter()
         .zip(without)
         .map(|(w, p)| ms(*w) - ms(*p))
         .collect();
     d.sort_by(f64::total_cmp);
-    d[d.len() / 2]
+    let n = d.len();
+    [d[n / 4], d[n / 2], d[(3 * n) / 4]]
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
