@@ -6,16 +6,19 @@
 //! of them again.
 //!
 //! The builder takes this path only where the full render is a function of
-//! the tools, tool by tool, and of prompts as the cached run had them: a
-//! surface of `#[mcp_contract::tool]`s and rmcp `#[tool]` fns cached item
-//! by item and rmcp prompts that hash as they did (their parts are left as
-//! they were), no migration-record entries (their transitions tie tools together), the
-//! same tool names gated on the same features as the cached run (the
-//! manifest's features are kept as they were), update mode, and every file
-//! spliced into still the one the cached run wrote (the lockfile by content
-//! hash, the `OUT_DIR` files by their stamps). Anything else, or any text the splice cannot place,
-//! takes the full render. Everything is computed before anything is
-//! written.
+//! the tools, tool by tool, and of prompts as the cached run had them:
+//! - a surface of `#[mcp_contract::tool]`s and rmcp `#[tool]` fns cached
+//!   item by item, and rmcp prompts that hash as they did (their parts are
+//!   left as they were);
+//! - no migration-record entries (their transitions tie tools together);
+//! - the same tool names, gated on the same features, as the cached run
+//!   (the manifest's features are kept as they were);
+//! - update mode;
+//! - every file spliced into still the one the cached run wrote (the
+//!   lockfile by content hash, the `OUT_DIR` files by their stamps).
+//!
+//! Anything else, or any text the splice cannot place, takes the full
+//! render. Everything is computed before anything is written.
 
 use std::path::{Path, PathBuf};
 
