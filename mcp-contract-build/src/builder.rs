@@ -625,7 +625,7 @@ impl Builder {
                     && same_names(index, &new_roots))
                 .then(|| std::fs::read_to_string(lock_path).ok())
                 .flatten()
-                .filter(|text| cache::content_hash(text.as_bytes()) == index.lockfile)
+                .filter(|text| index.left_lockfile(lock_path, text))
                 .and_then(|text| cache::partial::patch(out, &text, &surface, &record, &affected));
                 if let Some(patched) = patched {
                     self.print_before_sync(sources.as_slice(), lock_path, &record);
@@ -639,7 +639,7 @@ impl Builder {
                     };
                     self.print_after_sync(&setup, &outcome);
                     let saved = Saved {
-                        lockfile: patched.lockfile_hash,
+                        lockfile: patched.revision,
                         outcome: &outcome,
                         lock_path,
                         by_tool: tool_wise,
@@ -673,7 +673,7 @@ impl Builder {
             self.print_after_sync(&setup, &outcome);
             if let Some(out) = out_dir {
                 let saved = Saved {
-                    lockfile: cache::content_hash(rendered.text.as_bytes()),
+                    lockfile: plan.revision.clone(),
                     outcome: &outcome,
                     lock_path,
                     by_tool: tool_wise,
@@ -854,8 +854,8 @@ fn lockfile_holds(
     if cached.lockfile_stamp.holds(path) {
         return true;
     }
-    match std::fs::read(path) {
-        Ok(bytes) if cache::content_hash(&bytes) == cached.lockfile => {
+    match std::fs::read_to_string(path) {
+        Ok(text) if cached.left_lockfile(path, &text) => {
             updated.lockfile_stamp = cache::Stamp::of(path).unwrap_or_default();
             true
         }
@@ -865,7 +865,7 @@ fn lockfile_holds(
 
 /// What a run that wrote its outputs tells the cache about them.
 struct Saved<'a> {
-    /// [`cache::content_hash`] of the lockfile text rendered.
+    /// The revision of the lockfile text rendered ([`cache::BuildCache::lockfile`]).
     lockfile: String,
     outcome: &'a LockOutcome,
     lock_path: &'a Path,

@@ -56,10 +56,7 @@ impl Builder {
         // The lockfile the cached run left: by its stamp, else by its bytes.
         let Some(lockfile) = std::fs::read_to_string(&setup.lock_path)
             .ok()
-            .filter(|text| {
-                cached.lockfile_stamp.holds(&setup.lock_path)
-                    || cache::content_hash(text.as_bytes()) == cached.lockfile
-            })
+            .filter(|text| cached.left_lockfile(&setup.lock_path, text))
         else {
             return Ok(None);
         };
@@ -134,7 +131,7 @@ impl Builder {
         };
         self.print_after_sync(setup, &outcome);
         let saved = Saved {
-            lockfile: patched.lockfile_hash,
+            lockfile: patched.revision,
             outcome: &outcome,
             lock_path: &setup.lock_path,
             by_tool: true,

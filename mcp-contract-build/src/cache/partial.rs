@@ -36,8 +36,9 @@ use crate::rmcp::link::MANIFEST_PATH;
 #[derive(Debug)]
 pub struct Patched {
     pub lockfile: String,
-    /// [`super::content_hash`] of `lockfile`, for the cache.
-    pub lockfile_hash: String,
+    /// `lockfile`'s revision (`plan::revision_of`), for the plan and the
+    /// cache.
+    pub revision: String,
     /// `changed: <tool>` for each tool whose locked entry changed.
     pub changes: Vec<String>,
     /// `(path, text)` of the plan, the manifest and the changed tools'
@@ -76,32 +77,28 @@ pub fn patch(
     // The revision is SHA-256 over the whole lockfile text. In the build
     // script, which cargo compiles without optimizations, that is the
     // largest single cost of this path (about 12 ms for 200 tools, several
-    // times the splices), so it runs beside them, with the cache's hash of
-    // the same text: the tools' plans depend on neither.
-    let (mut parts, lockfile_hash) = std::thread::scope(|scope| {
-        let hashes = scope.spawn(|| {
-            (
-                plan::revision_of(&lock),
-                super::content_hash(lock.as_bytes()),
-            )
-        });
+    // times the splices), so it runs beside them: the tools' plans do not
+    // depend on it. (The cache knows the lockfile by this revision too: one
+    // pass over the text, not two.)
+    let (mut parts, revision) = std::thread::scope(|scope| {
+        let revision = scope.spawn(|| plan::revision_of(&lock));
         let parts = splice_parts(out_dir, record, &tools, &entries);
-        let (revision, lockfile_hash) = hashes.join().ok()?;
+        let revision = revision.join().ok()?;
         let mut parts = parts?;
         parts.plan = replace(
             &parts.plan,
             &["revision"],
-            &Value::String(revision),
+            &Value::String(revision.clone()),
             Layout::Pretty,
         )?;
-        Some((parts, lockfile_hash))
+        Some((parts, revision))
     })?;
     let mut files = std::mem::take(&mut parts.files);
     files.push((PathBuf::from(PLAN_PATH), parts.plan));
     files.push((PathBuf::from(MANIFEST_PATH), parts.manifest));
     Some(Patched {
         lockfile: lock,
-        lockfile_hash,
+        revision,
         changes,
         files,
     })
