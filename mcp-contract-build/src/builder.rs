@@ -639,7 +639,7 @@ impl Builder {
                     };
                     self.print_after_sync(&setup, &outcome);
                     let saved = Saved {
-                        lockfile: patched.revision,
+                        lockfile: patched.lockfile_hash,
                         outcome: &outcome,
                         lock_path,
                         by_tool: tool_wise,
@@ -673,7 +673,7 @@ impl Builder {
             self.print_after_sync(&setup, &outcome);
             if let Some(out) = out_dir {
                 let saved = Saved {
-                    lockfile: plan.revision.clone(),
+                    lockfile: cache::content_hash(rendered.text.as_bytes()),
                     outcome: &outcome,
                     lock_path,
                     by_tool: tool_wise,
@@ -865,7 +865,7 @@ fn lockfile_holds(
 
 /// What a run that wrote its outputs tells the cache about them.
 struct Saved<'a> {
-    /// The revision of the lockfile text rendered ([`cache::BuildCache::lockfile`]).
+    /// [`cache::content_hash`] of the lockfile text rendered.
     lockfile: String,
     outcome: &'a LockOutcome,
     lock_path: &'a Path,

@@ -131,7 +131,7 @@ impl Builder {
         };
         self.print_after_sync(setup, &outcome);
         let saved = Saved {
-            lockfile: patched.revision,
+            lockfile: patched.lockfile_hash,
             outcome: &outcome,
             lock_path: &setup.lock_path,
             by_tool: true,

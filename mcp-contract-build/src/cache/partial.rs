@@ -36,9 +36,8 @@ use crate::rmcp::link::MANIFEST_PATH;
 #[derive(Debug)]
 pub struct Patched {
     pub lockfile: String,
-    /// `lockfile`'s revision (`plan::revision_of`), for the plan and the
-    /// cache.
-    pub revision: String,
+    /// [`super::content_hash`] of `lockfile`, for the cache.
+    pub lockfile_hash: String,
     /// `changed: <tool>` for each tool whose locked entry changed.
     pub changes: Vec<String>,
     /// `(path, text)` of the plan, the manifest and the changed tools'
@@ -77,28 +76,29 @@ pub fn patch(
     // The revision is SHA-256 over the whole lockfile text. In the build
     // script, which cargo compiles without optimizations, that is the
     // largest single cost of this path (about 12 ms for 200 tools, several
-    // times the splices), so it runs beside them: the tools' plans do not
-    // depend on it. (The cache knows the lockfile by this revision too: one
-    // pass over the text, not two.)
-    let (mut parts, revision) = std::thread::scope(|scope| {
+    // times the splices), so it runs beside them and the cache's hash of
+    // the same text, which together take less: the tools' plans depend on
+    // neither.
+    let (mut parts, lockfile_hash) = std::thread::scope(|scope| {
         let revision = scope.spawn(|| plan::revision_of(&lock));
         let parts = splice_parts(out_dir, record, &tools, &entries);
+        let lockfile_hash = super::content_hash(lock.as_bytes());
         let revision = revision.join().ok()?;
         let mut parts = parts?;
         parts.plan = replace(
             &parts.plan,
             &["revision"],
-            &Value::String(revision.clone()),
+            &Value::String(revision),
             Layout::Pretty,
         )?;
-        Some((parts, revision))
+        Some((parts, lockfile_hash))
     })?;
     let mut files = std::mem::take(&mut parts.files);
     files.push((PathBuf::from(PLAN_PATH), parts.plan));
     files.push((PathBuf::from(MANIFEST_PATH), parts.manifest));
     Some(Patched {
         lockfile: lock,
-        revision,
+        lockfile_hash,
         changes,
         files,
     })
