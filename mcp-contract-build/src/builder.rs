@@ -855,7 +855,7 @@ fn lockfile_holds(
         return true;
     }
     match std::fs::read_to_string(path) {
-        Ok(text) if cached.left_lockfile(path, &text) => {
+        Ok(text) if cached.rendered_lockfile(&text) => {
             updated.lockfile_stamp = cache::Stamp::of(path).unwrap_or_default();
             true
         }

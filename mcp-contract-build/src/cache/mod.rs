@@ -223,7 +223,12 @@ impl BuildCache {
     /// lockfile the cached run left: by the file's stamp, else by the
     /// text's hash.
     pub fn left_lockfile(&self, path: &Path, text: &str) -> bool {
-        self.lockfile_stamp.holds(path) || content_hash(text.as_bytes()) == self.lockfile
+        self.lockfile_stamp.holds(path) || self.rendered_lockfile(text)
+    }
+
+    /// Whether `text` is the lockfile the cached run rendered (by hash).
+    pub fn rendered_lockfile(&self, text: &str) -> bool {
+        content_hash(text.as_bytes()) == self.lockfile
     }
 }
 
