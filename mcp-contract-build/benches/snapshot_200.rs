@@ -256,10 +256,10 @@ fn main() {
         );
     }
     // A description compiled into the crate changes it like a body edit does;
-    // the plain crate's doc edit changes nothing rustc compiles. So the doc
-    // edit's cost is also shown against the plain crate's body edit: what
-    // the description change itself requires. (In the rmcp form the plain
-    // crate compiles the description too: no such comparison.)
+    // the plain crate compiles no description (its doc edit only moves
+    // spans). So the doc edit's cost is also shown against the plain crate's
+    // body edit: what the description change itself requires. (In the rmcp
+    // form the plain crate compiles the description too: no such comparison.)
     let wall_of = |e: Edit| results.iter().find(|r| r.0 == e).map(|r| (r.1, r.2));
     let compiled_change = match (wall_of(Edit::Doc), wall_of(Edit::Body)) {
         _ if form == Form::Rmcp => None,
