@@ -11,9 +11,15 @@ use serde_json::Value;
 use crate::error::Error;
 use crate::mode::{Decision, Mode, LOCKED_ENV};
 
-/// The subdirectory of `OUT_DIR` with one `<tool>.json` per tool (the macro
+/// The subdirectory of `OUT_DIR` with one `<tool>.rs` per tool (the macro
 /// reads the same path).
 pub const OUT_SUBDIR: &str = "mcp-contract";
+
+/// The file name of tool `name`'s entry under [`OUT_SUBDIR`] (the macro
+/// names it the same way).
+pub fn entry_file_name(name: &str) -> String {
+    format!("{name}.rs")
+}
 
 /// The surface rendered once: the lockfile's JSON value (canonical entries
 /// with digests) and its text. The `OUT_DIR` entries and the change summary
@@ -146,9 +152,10 @@ fn tool_changes(existing: &[u8], rendered: &Rendered) -> Vec<String> {
     out
 }
 
-/// Writes `<out_dir>/mcp-contract/<tool>.json` (the embedded entry, see
-/// [`embedded_text`]) for every tool, only where the content changed,
-/// and removes entries of tools that no longer exist.
+/// Writes `<out_dir>/mcp-contract/<tool>.rs` (the embedded entry as a Rust
+/// string literal, see [`entry_file_text`]) for every tool, only where the
+/// content changed, and removes every other file there (entries of tools
+/// that no longer exist, and the `<tool>.json` files of older versions).
 pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
     let dir = out_dir.join(OUT_SUBDIR);
     let io = |path: PathBuf, action: &'static str| {
@@ -160,17 +167,18 @@ pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
     };
     std::fs::create_dir_all(&dir).map_err(io(dir.clone(), "create the directory"))?;
     for (name, entry) in rendered.tools() {
-        let path = dir.join(format!("{name}.json"));
-        let text = embedded_text(name, entry);
+        let path = dir.join(entry_file_name(name));
+        let text = entry_file_text(name, entry);
         lockfile::write_if_changed(&path, &text).map_err(io(path.clone(), "write"))?;
     }
     let entries = std::fs::read_dir(&dir).map_err(io(dir.clone(), "list"))?;
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
-        if let Some(name) = file.strip_suffix(".json") {
-            if !rendered.has_tool(name) {
-                let _ = std::fs::remove_file(entry.path());
-            }
+        let current = file
+            .strip_suffix(".rs")
+            .is_some_and(|name| rendered.has_tool(name));
+        if !current {
+            let _ = std::fs::remove_file(entry.path());
         }
     }
     Ok(())
@@ -214,6 +222,35 @@ pub fn write_lockfile(path: &Path, shown: &Path, text: &str) -> Result<bool, Err
 /// form without a second pass.
 pub fn embedded_text(name: &str, entry: &Value) -> String {
     embedded_value(name, entry).to_string()
+}
+
+/// The text of tool `name`'s entry file: [`embedded_text`] as one Rust
+/// string literal, which the macro hands to rustc as it is. The literal is
+/// made here, once per changed entry, rather than in the macro, which runs
+/// for every tool on every build of the crate, unoptimized in the dev
+/// profile: finding how many `#` a raw literal needs cost it more than the
+/// rest of the expansion.
+pub fn entry_file_text(name: &str, entry: &Value) -> String {
+    string_literal(&embedded_text(name, entry))
+}
+
+/// `text` as a Rust string literal: raw (`r#"…"#`, nothing for rustc to
+/// unescape: JSON is full of quotes) unless it holds a carriage return,
+/// which a raw string cannot; then escaped by `{:?}` (whose escapes are
+/// Rust's).
+fn string_literal(text: &str) -> String {
+    if text.contains('\r') {
+        return format!("{text:?}");
+    }
+    // The fewest `#` that no quote in the text is followed by (`"#/$defs/…`
+    // is common, so usually two); the loop ends by the text's length at the
+    // latest.
+    let mut closing = String::from("\"#");
+    while text.contains(&closing) {
+        closing.push('#');
+    }
+    let hashes = &closing[1..];
+    format!("r{hashes}\"{text}{closing}")
 }
 
 /// A locked entry as `tools/list` publishes it: the embedded entry
@@ -335,6 +372,28 @@ mod tests {
             let back = mcp_contract::__private::locked_tool(&embedded);
             assert_eq!((&back.name, back.to_entry()), (&tool.name, tool.to_entry()));
         }
+    }
+
+    /// Every text comes back from the literal unchanged: quotes followed by
+    /// `#` runs (a `$ref` is `"#/$defs/…"`), backslashes, a carriage return.
+    #[test]
+    fn entry_literals_read_back_as_the_text() {
+        for text in [
+            r##"{"$ref":"#/$defs/A"}"##,
+            r###"{"a":"##","b":"\"#"}"###,
+            "plain",
+            "",
+            "line\r\nbreak \\ \"quoted\" \u{7f} \u{1b}",
+        ] {
+            let literal = string_literal(text);
+            let lit: syn::LitStr =
+                syn::parse_str(&literal).unwrap_or_else(|e| panic!("{literal}: {e}"));
+            assert_eq!(lit.value(), text, "{literal}");
+        }
+        assert_eq!(
+            string_literal(r##"{"$ref":"#/$defs/A"}"##),
+            r####"r##"{"$ref":"#/$defs/A"}"##"####
+        );
     }
 
     #[test]

@@ -350,7 +350,7 @@ fn cached_and_uncached_runs_write_the_same_bytes_over_a_sequence_of_edits() {
     assert_eq!(names(&same), ["count"]);
 
     // An output in OUT_DIR touched since: the full step restores it.
-    let entry = c.cached_out.join("mcp-contract/count.json");
+    let entry = c.cached_out.join("mcp-contract/count.rs");
     std::fs::write(&entry, "{}").unwrap();
     c.edit("src/tools/a.rs", "to_uppercase()", "to_lowercase()");
     let restored = c.both("touched output");

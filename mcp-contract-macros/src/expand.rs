@@ -7,6 +7,7 @@
 use std::fmt::Write;
 
 use mcp_contract_syntax::{strip_field_attrs, QuickDef, ToolDef};
+use proc_macro::{Delimiter, Spacing, Span, TokenTree};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::Ident;
@@ -20,13 +21,13 @@ pub struct Embed<'a> {
     /// `(deprecated name, Rust field)`.
     pub aliases: Vec<(String, String)>,
     pub reserved: &'a [String],
-    /// The text of `$OUT_DIR/mcp-contract/<name>.json`, which the build
-    /// step wrote.
-    pub entry: String,
+    /// The literal in `$OUT_DIR/mcp-contract/<name>.rs`, which the build
+    /// step wrote: the locked entry's text.
+    pub entry: proc_macro::Literal,
 }
 
 impl<'a> Embed<'a> {
-    pub fn full(def: &'a ToolDef, entry: String) -> Self {
+    pub fn full(def: &'a ToolDef, entry: proc_macro::Literal) -> Self {
         Embed {
             ident: &def.ident,
             output: def.output.as_ref().map(ToTokens::to_token_stream),
@@ -40,7 +41,7 @@ impl<'a> Embed<'a> {
         }
     }
 
-    pub fn quick(def: &'a QuickDef, entry: String) -> Self {
+    pub fn quick(def: &'a QuickDef, entry: proc_macro::Literal) -> Self {
         Embed {
             ident: &def.ident,
             output: def.output.clone(),
@@ -52,133 +53,154 @@ impl<'a> Embed<'a> {
 }
 
 /// The parsed struct with its contract attributes stripped, then the impl.
-pub fn expand(def: &ToolDef, entry: String, mut item: syn::Item) -> TokenStream {
+pub fn expand(
+    def: &ToolDef,
+    entry: proc_macro::Literal,
+    mut item: syn::Item,
+) -> proc_macro::TokenStream {
     if let syn::Item::Struct(s) = &mut item {
         strip_field_attrs(s);
     }
-    let mut out = item.into_token_stream();
-    out.extend(locked_tool_impl(&Embed::full(def, entry)));
+    let mut out = proc_macro::TokenStream::from(item.into_token_stream());
+    out.extend([locked_tool_impl(Embed::full(def, entry))]);
     out
 }
 
 /// The item's own tokens, untouched (it has no contract attributes to
 /// strip), then the impl: no parse, no re-printing.
-pub fn expand_quick(def: &QuickDef, entry: String, item: TokenStream) -> TokenStream {
-    let mut out = item;
-    out.extend(locked_tool_impl(&Embed::quick(def, entry)));
-    out
+pub fn expand_quick(
+    def: &QuickDef,
+    entry: proc_macro::Literal,
+    mut item: proc_macro::TokenStream,
+) -> proc_macro::TokenStream {
+    item.extend([locked_tool_impl(Embed::quick(def, entry))]);
+    item
 }
 
-/// The impl, written as text and lexed by rustc in one call: building it
-/// token by token (`quote!`) in the unoptimized macro cost more than the
-/// rest of the expansion, and `proc_macro2`'s own `from_str` first lexes
-/// the text again in the macro to validate it. Only the output type keeps
-/// its tokens (and so its spans, for "cannot find type" errors). Items
-/// equal to the trait's defaults are left out: each generated item costs
-/// rustc resolution, hashing and metadata in every build of the crate. The
-/// name and version are not emitted at all: the entry carries them (an
-/// associated `const` costs rustc about three times a function; see
-/// `mcp_contract::__private`).
-fn locked_tool_impl(e: &Embed) -> TokenStream {
-    // Every piece of text below is a Rust token by construction:
-    // identifiers print as identifiers, and strings are written as raw or
-    // `{:?}`-escaped literals.
-    // The entry as a string literal, read by the macro: see
-    // `validate::snapshotted` for why not `include_str!`.
-    let mut body = String::from("fn entry() -> &'static str { ");
-    string_literal(&mut body, &e.entry);
-    body.push_str(" }");
+/// The impl, built from `proc_macro`'s own token constructors. The macro is
+/// compiled without optimizations in the dev profile and runs once per tool
+/// on every build of the crate, so it leaves the work to optimized code:
+/// the entry is the literal rustc lexed from the build step's file (see
+/// `validate::snapshotted`), and the fixed tokens are made one by one
+/// (lexing them from text made rustc add a source file, hash it and index
+/// its lines on every call). Only the output type keeps its tokens
+/// (and so its spans, for "cannot find type" errors); every other token
+/// has the call site's span, as lexed text had. Items equal to the trait's
+/// defaults are left out: each generated item costs rustc resolution,
+/// hashing and metadata in every build of the crate. The name and version
+/// are not emitted at all: the entry carries them (an associated `const`
+/// costs rustc about three times a function; see `mcp_contract::__private`).
+fn locked_tool_impl(e: Embed) -> proc_macro::TokenStream {
+    let mut body = Tokens::default();
+    // fn entry() -> &'static str { "<entry>" }
+    body.ident("fn").ident("entry");
+    body.group(Delimiter::Parenthesis, proc_macro::TokenStream::new());
+    body.punct('-', Spacing::Joint).punct('>', Spacing::Alone);
+    body.punct('&', Spacing::Alone)
+        .lifetime("static")
+        .ident("str");
+    body.group(Delimiter::Brace, TokenTree::Literal(e.entry).into());
+    // The rare items, as text: neither holds the entry.
     if !e.aliases.is_empty() {
-        body.push_str(" const ALIASES: &'static [(&'static str, &'static str)] = &[");
+        let mut text = String::from("const ALIASES: &'static [(&'static str, &'static str)] = &[");
         for (alias, field) in &e.aliases {
-            let _ = write!(body, "({alias:?}, {field:?}),");
+            let _ = write!(text, "({alias:?}, {field:?}),");
         }
-        body.push_str("];");
+        text.push_str("];");
+        body.extend(lex(&text));
     }
     if !e.reserved.is_empty() {
-        body.push_str(" const RESERVED: &'static [&'static str] = &[");
+        let mut text = String::from("const RESERVED: &'static [&'static str] = &[");
         for name in e.reserved {
-            let _ = write!(body, "{name:?},");
+            let _ = write!(text, "{name:?},");
         }
-        body.push_str("];");
+        text.push_str("];");
+        body.extend(lex(&text));
     }
-    let head = format!("impl ::mcp_contract::__private::LockedTool for {}", e.ident);
+    body.ident("type")
+        .ident("Output")
+        .punct('=', Spacing::Alone);
     match &e.output {
-        None => lex(&format!("{head} {{ {body} type Output = (); }}")),
-        Some(ty) => {
-            body.push_str(" type Output =");
-            let mut inner = lex(&body);
-            inner.extend(ty.clone());
-            inner.extend(quote!(;));
-            let mut out = lex(&head);
-            out.extend(quote!({ #inner }));
-            out
+        Some(ty) => body.extend(proc_macro::TokenStream::from(ty.clone())),
+        None => {
+            body.group(Delimiter::Parenthesis, proc_macro::TokenStream::new());
         }
     }
+    body.punct(';', Spacing::Alone);
+
+    // impl ::mcp_contract::__private::LockedTool for <Ident> { .. }
+    let mut out = Tokens::default();
+    out.ident("impl");
+    for segment in ["mcp_contract", "__private", "LockedTool"] {
+        out.punct(':', Spacing::Joint).punct(':', Spacing::Alone);
+        out.ident(segment);
+    }
+    out.ident("for").type_ident(e.ident);
+    out.group(Delimiter::Brace, body.0.into_iter().collect());
+    out.0.into_iter().collect()
 }
 
-/// `text` as a Rust string literal: raw (`r#"…"#`, nothing to unescape:
-/// JSON is full of quotes) unless it holds a carriage return, which a raw
-/// string cannot; then escaped by `{:?}`.
-fn string_literal(out: &mut String, text: &str) {
-    if text.contains('\r') {
-        let _ = write!(out, "{text:?}");
-        return;
+/// Tokens being put together, each with the call site's span.
+#[derive(Default)]
+struct Tokens(Vec<TokenTree>);
+
+impl Tokens {
+    fn ident(&mut self, word: &str) -> &mut Self {
+        self.0
+            .push(proc_macro::Ident::new(word, Span::call_site()).into());
+        self
     }
-    // The fewest `#` that no quote in the text is followed by (`"#/$defs/…`
-    // is common, so usually two); the loop ends by the text's length at the
-    // latest.
-    let mut closing = String::from("\"#");
-    while text.contains(&closing) {
-        closing.push('#');
+
+    /// The argument type's name, as written (`r#Name` stays raw).
+    fn type_ident(&mut self, ident: &Ident) -> &mut Self {
+        let word = ident.to_string();
+        let ident = match word.strip_prefix("r#") {
+            Some(raw) => proc_macro::Ident::new_raw(raw, Span::call_site()),
+            None => proc_macro::Ident::new(&word, Span::call_site()),
+        };
+        self.0.push(ident.into());
+        self
     }
-    let hashes = &closing[1..];
-    let _ = write!(out, "r{hashes}\"{text}{closing}");
+
+    fn punct(&mut self, ch: char, spacing: Spacing) -> &mut Self {
+        self.0.push(proc_macro::Punct::new(ch, spacing).into());
+        self
+    }
+
+    /// `'name`: a joint `'` and the name, as the lexer gives it.
+    fn lifetime(&mut self, name: &str) -> &mut Self {
+        self.punct('\'', Spacing::Joint).ident(name)
+    }
+
+    fn group(&mut self, delimiter: Delimiter, stream: proc_macro::TokenStream) -> &mut Self {
+        self.0
+            .push(proc_macro::Group::new(delimiter, stream).into());
+        self
+    }
+
+    fn extend(&mut self, stream: proc_macro::TokenStream) {
+        self.0.extend(stream);
+    }
 }
 
 /// `text` lexed by rustc (one bridge call, in the optimized compiler).
-fn lex(text: &str) -> TokenStream {
+fn lex(text: &str) -> proc_macro::TokenStream {
     match text.parse::<proc_macro::TokenStream>() {
-        Ok(tokens) => tokens.into(),
+        Ok(tokens) => tokens,
         // Not reachable for the text above; an error, never a panic.
         Err(_) => quote!(::core::compile_error!(
             "mcp-contract: internal error: the generated impl does not lex; please report it"
-        );),
+        );)
+        .into(),
     }
 }
 
 /// The error, plus the item itself (stripped of contract attributes) so
 /// code that uses the struct does not drown the error in follow-on errors.
-pub fn with_error(err: syn::Error, mut item: syn::Item) -> TokenStream {
+pub fn with_error(err: syn::Error, mut item: syn::Item) -> proc_macro::TokenStream {
     if let syn::Item::Struct(s) = &mut item {
         strip_field_attrs(s);
     }
     let err = err.to_compile_error();
-    quote!(#err #item)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::string_literal;
-
-    /// Every text comes back from the literal unchanged: quotes followed by
-    /// `#` runs (a `$ref` is `"#/$defs/…"`), backslashes, a carriage return.
-    #[test]
-    fn string_literals_read_back_as_the_text() {
-        for text in [
-            r##"{"$ref":"#/$defs/A"}"##,
-            r###"{"a":"##","b":"\"#"}"###,
-            "plain",
-            "",
-            "line\r\nbreak \\ \"quoted\"",
-        ] {
-            let mut out = String::new();
-            string_literal(&mut out, text);
-            let lit: syn::LitStr = syn::parse_str(&out).unwrap_or_else(|e| panic!("{out}: {e}"));
-            assert_eq!(lit.value(), text, "{out}");
-        }
-        let mut out = String::new();
-        string_literal(&mut out, r##"{"$ref":"#/$defs/A"}"##);
-        assert_eq!(out, r####"r##"{"$ref":"#/$defs/A"}"##"####);
-    }
+    quote!(#err #item).into()
 }

@@ -25,6 +25,7 @@ mod validate;
 /// ```
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    let raw_item = item.clone();
     let (args, item): (proc_macro2::TokenStream, proc_macro2::TokenStream) =
         (args.into(), item.into());
     // The common shape needs neither a parse nor a re-print of the item
@@ -32,7 +33,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     // error, goes through the full check.
     if let Some(def) = mcp_contract_syntax::quick_tool_def(args.clone(), &item) {
         if let Ok(entry) = validate::snapshotted(&def.name, def.name_span) {
-            return expand::expand_quick(&def, entry, item).into();
+            return expand::expand_quick(&def, entry, raw_item);
         }
     }
     let item = match parse::parse(item) {
@@ -43,7 +44,6 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         Ok((def, entry)) => expand::expand(&def, entry, item),
         Err(e) => expand::with_error(e, item),
     }
-    .into()
 }
 
 /// The derivation escape hatch, for a struct or enum whose JSON Schema the

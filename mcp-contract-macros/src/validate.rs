@@ -6,24 +6,30 @@ use mcp_contract_syntax::ToolDef;
 use proc_macro2::{Span, TokenStream};
 
 /// The directory under `OUT_DIR` where the build step writes one
-/// `<tool name>.json` per tool (must match `mcp-contract-build`).
+/// `<tool name>.rs` per tool (must match `mcp-contract-build`).
 pub const OUT_SUBDIR: &str = "mcp-contract";
 
 /// The checked definition and the entry the build step wrote for it.
-pub fn validate(args: TokenStream, item: &syn::Item) -> syn::Result<(ToolDef, String)> {
+pub fn validate(
+    args: TokenStream,
+    item: &syn::Item,
+) -> syn::Result<(ToolDef, proc_macro::Literal)> {
     let def = mcp_contract_syntax::tool_def(args, item)?;
     let entry = snapshotted(&def.name, def.name_span)?;
     Ok((def, entry))
 }
 
-/// The text of the tool's entry in `OUT_DIR`, if the build step wrote it.
+/// The tool's entry in `OUT_DIR`, if the build step wrote it: one Rust
+/// string literal (the locked entry's JSON text), lexed by rustc.
 ///
-/// The macro embeds the text itself rather than emitting
+/// The macro embeds the literal itself rather than emitting
 /// `include_str!(path)`: that builtin costs rustc a file load, a source-map
 /// entry and a canonicalized path per tool on every build. No dependency is
 /// lost by it: the file is written only by the build script, and cargo
-/// recompiles the crate whenever its build script ran.
-pub fn snapshotted(name: &str, span: Span) -> syn::Result<String> {
+/// recompiles the crate whenever its build script ran. The build step
+/// writes the literal ready-made (`mcp_contract_build::outputs`), so this
+/// unoptimized macro never scans the text.
+pub fn snapshotted(name: &str, span: Span) -> syn::Result<proc_macro::Literal> {
     let Some(out_dir) = std::env::var_os("OUT_DIR") else {
         return Err(syn::Error::new(
             span,
@@ -32,9 +38,22 @@ pub fn snapshotted(name: &str, span: Span) -> syn::Result<String> {
     };
     let entry = std::path::Path::new(&out_dir)
         .join(OUT_SUBDIR)
-        .join(format!("{name}.json"));
+        .join(format!("{name}.rs"));
+    let damaged = |why: &dyn std::fmt::Display| {
+        syn::Error::new(
+            span,
+            format!(
+                "cannot read `{}` ({why}): run `cargo clean -p <this package>` and rebuild",
+                entry.display()
+            ),
+        )
+    };
     match std::fs::read_to_string(&entry) {
-        Ok(text) => Ok(text),
+        // A string literal (`r#"…"#` or `"…"`), and nothing else.
+        Ok(text) => match text.parse::<proc_macro::Literal>() {
+            Ok(literal) if text.starts_with(['r', '"']) => Ok(literal),
+            _ => Err(damaged(&"not a string literal")),
+        },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(syn::Error::new(
             span,
             format!(
@@ -42,12 +61,6 @@ pub fn snapshotted(name: &str, span: Span) -> syn::Result<String> {
                  and keep this attribute spelled `#[mcp_contract::tool(...)]` in a module the crate root declares"
             ),
         )),
-        Err(e) => Err(syn::Error::new(
-            span,
-            format!(
-                "cannot read `{}` ({e}): run `cargo clean -p <this package>` and rebuild",
-                entry.display()
-            ),
-        )),
+        Err(e) => Err(damaged(&e)),
     }
 }

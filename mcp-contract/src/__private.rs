@@ -4,11 +4,12 @@
 //!
 //! The build step (`mcp-contract-build`) writes each tool's locked entry,
 //! exactly as locked in `contracts/mcp-contract.lock`, to
-//! `$OUT_DIR/mcp-contract/<name>.json`: the published definition plus the
-//! contract's `version` when one is declared. The macro embeds that text as
-//! [`LockedTool::entry`] and nothing else a tool's name or version could be
-//! read from: everything here turns that one text into the tool a server
-//! publishes, so the published schema cannot differ from the locked one.
+//! `$OUT_DIR/mcp-contract/<name>.rs`, as one Rust string literal: the
+//! published definition plus the contract's `version` when one is declared.
+//! The macro embeds that text as [`LockedTool::entry`] and nothing else a
+//! tool's name or version could be read from: everything here turns that
+//! one text into the tool a server publishes, so the published schema
+//! cannot differ from the locked one.
 //!
 //! Why one function and no constants: every item the macro generates is
 //! compiled on every build of the crate, and an associated `const` costs

@@ -49,8 +49,10 @@ pub use crate::derive::ItemRef;
 pub use facts::{content_hash, facts, FileFacts};
 pub use format::{load, read_tool, save_index, write_tool};
 
-/// Bumped whenever what the cache holds changes meaning.
-pub const FORMAT: u32 = 6;
+/// Bumped whenever what the cache holds, or the outputs it vouches for,
+/// change meaning (7: the entries in `OUT_DIR` became `<tool>.rs` string
+/// literals; a cache of 6 would skip writing them).
+pub const FORMAT: u32 = 7;
 /// The cache's files in `OUT_DIR`.
 pub const INDEX_FILE: &str = "mcp-contract-cache.txt";
 /// The directory of the derived tools, one file per tool and root.

@@ -28,7 +28,7 @@ use mcp_contract::{lockfile, Surface};
 use serde_json::Value;
 
 use super::splice::{replace, Layout};
-use crate::outputs::{embedded_text, published_value, OUT_SUBDIR};
+use crate::outputs::{entry_file_name, entry_file_text, published_value, OUT_SUBDIR};
 use crate::rmcp::link::MANIFEST_PATH;
 
 /// The new text of every file the step writes, for a surface that differs
@@ -131,8 +131,8 @@ fn splice_parts(
         let published = published_value(name, entry);
         manifest = replace(&manifest, &["published", name], &published, Layout::Compact)?;
         files.push((
-            Path::new(OUT_SUBDIR).join(format!("{name}.json")),
-            embedded_text(name, entry),
+            Path::new(OUT_SUBDIR).join(entry_file_name(name)),
+            entry_file_text(name, entry),
         ));
     }
     Some(Parts {
