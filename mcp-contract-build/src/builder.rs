@@ -629,24 +629,24 @@ impl Builder {
                 .and_then(|text| cache::partial::patch(out, &text, &surface, &record, &affected));
                 if let Some(patched) = patched {
                     self.print_before_sync(sources.as_slice(), lock_path, &record);
-                    outputs::write_files(out, &patched.files)?;
-                    let outcome = if patched.changes.is_empty() {
-                        LockOutcome::Unchanged
-                    } else {
-                        outputs::write_lockfile(lock_path, shown, &patched.lockfile)?;
-                        outputs::settle_mtime(lock_path, Some(out));
-                        LockOutcome::Written(patched.changes)
-                    };
+                    let (outcome, lockfile_hash, roots) =
+                        patched.write(out, lock_path, shown, || {
+                            cache_key
+                                .is_some()
+                                .then(|| cached_roots(out, new_roots, &derived))
+                        })?;
                     self.print_after_sync(&setup, &outcome);
                     let saved = Saved {
-                        lockfile: patched.lockfile_hash,
+                        lockfile: lockfile_hash,
                         outcome: &outcome,
                         lock_path,
                         by_tool: tool_wise,
                         prompts: &prompts,
                         prune: false,
                     };
-                    save_cache(out, cache_key, new_roots, &derived, saved);
+                    if let Some(roots) = roots {
+                        save_cache_encoded(out, cache_key, roots, saved);
+                    }
                     break 'written (outcome, true);
                 }
             }
@@ -888,22 +888,17 @@ fn save_cache(
     derived: &Surface,
     saved: Saved,
 ) {
-    let Some(key) = key else {
-        return;
-    };
-    let mut index = cache::BuildCache {
-        key: key.clone(),
-        roots,
-        outputs: cache::output_stamps(out),
-        lockfile: saved.lockfile,
-        lockfile_stamp: match saved.outcome {
-            LockOutcome::Skipped => cache::Stamp::default(),
-            _ => cache::Stamp::of(saved.lock_path).unwrap_or_default(),
-        },
-        by_tool: saved.by_tool,
-        prompts: saved.prompts.to_string(),
-    };
-    for (i, root) in index.roots.iter_mut().enumerate() {
+    if key.is_some() {
+        let roots = cached_roots(out, roots, derived);
+        save_cache_encoded(out, key, roots, saved);
+    }
+}
+
+/// The first half of [`save_cache`], which needs none of the files the run
+/// writes: the files of the tools derived again, and the roots encoded for
+/// the index. Only the tools whose files were written are kept.
+fn cached_roots(out: &Path, mut roots: Vec<cache::RootCache>, derived: &Surface) -> EncodedRoots {
+    for (i, root) in roots.iter_mut().enumerate() {
         let dir = out.join(cache::TOOLS_DIR).join(format!("root{i}"));
         for t in root.tools.iter_mut().filter(|t| t.hash.is_empty()) {
             if let Some(hash) = derived
@@ -915,10 +910,38 @@ fn save_cache(
         }
         root.tools.retain(|t| !t.hash.is_empty());
     }
+    let text = cache::format::encode_roots(&roots);
+    EncodedRoots { roots, text }
+}
+
+/// The roots of a cache index and their encoding.
+struct EncodedRoots {
+    roots: Vec<cache::RootCache>,
+    text: Option<String>,
+}
+
+/// The second half of [`save_cache`], once every output is written (the
+/// index records their stamps).
+fn save_cache_encoded(out: &Path, key: &Option<String>, roots: EncodedRoots, saved: Saved) {
+    let Some(key) = key else {
+        return;
+    };
+    let index = cache::BuildCache {
+        key: key.clone(),
+        roots: roots.roots,
+        outputs: cache::output_stamps(out),
+        lockfile: saved.lockfile,
+        lockfile_stamp: match saved.outcome {
+            LockOutcome::Skipped => cache::Stamp::default(),
+            _ => cache::Stamp::of(saved.lock_path).unwrap_or_default(),
+        },
+        by_tool: saved.by_tool,
+        prompts: saved.prompts.to_string(),
+    };
     if saved.prune {
         cache::format::prune_tools(out, &index);
     }
-    cache::save_index(out, &index);
+    cache::format::save_index_with(out, &index, roots.text);
 }
 
 /// Whether every root has the tools, by name and in order, the cached run

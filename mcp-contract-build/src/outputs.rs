@@ -169,7 +169,7 @@ pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
     for (name, entry) in rendered.tools() {
         let path = dir.join(entry_file_name(name));
         let text = entry_file_text(name, entry);
-        lockfile::write_if_changed(&path, &text).map_err(io(path.clone(), "write"))?;
+        write_output(&path, &text).map_err(io(path.clone(), "write"))?;
     }
     let entries = std::fs::read_dir(&dir).map_err(io(dir.clone(), "list"))?;
     for entry in entries.flatten() {
@@ -184,6 +184,32 @@ pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// Replaces the build output at `path` with `text`, unless it holds that
+/// already. The file is replaced by a rename, so a reader never sees it
+/// half-written, but not `fsync`ed as the lockfile is
+/// (`mcp_contract::atomic`): everything under `OUT_DIR` is a build
+/// artifact that cargo regenerates when a build was cut short (a build
+/// script's run counts only once it finished), and the cache checks the
+/// outputs' stamps before it trusts them. Two `fsync`s per file were most
+/// of the time it took to write the few files a one-tool edit changes.
+pub fn write_output(path: &Path, text: &str) -> std::io::Result<()> {
+    let same_len = std::fs::metadata(path).is_ok_and(|m| m.len() == text.len() as u64);
+    if same_len && std::fs::read(path).is_ok_and(|existing| existing == text.as_bytes()) {
+        return Ok(());
+    }
+    replace_file(path, text)
+}
+
+/// Writes `text` to a temporary file beside `path` and renames it over
+/// `path` (no `fsync`: see [`write_output`]).
+pub fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 /// Writes `(path relative to OUT_DIR, text)` files, each only where its
 /// content changed (creating directories as needed).
 pub fn write_files(out_dir: &Path, files: &[(PathBuf, String)]) -> Result<(), Error> {
@@ -196,7 +222,7 @@ pub fn write_files(out_dir: &Path, files: &[(PathBuf, String)]) -> Result<(), Er
                 source,
             })?;
         }
-        lockfile::write_if_changed(&path, text).map_err(|source| Error::Io {
+        write_output(&path, text).map_err(|source| Error::Io {
             path: path.clone(),
             action: "write",
             source,

@@ -21,14 +21,14 @@ use std::path::Path;
 use mcp_contract::Surface;
 use mcp_contract_syntax::{is_tool_attr, tool_def_from_attr};
 
-use super::{save_cache, Builder, Built, Saved, Setup, MAX_COMPARED};
+use super::{cached_roots, save_cache_encoded, Builder, Built, Saved, Setup, MAX_COMPARED};
 use crate::cache::{self, CachedTool, RootCache};
 use crate::compat;
 use crate::derive::TypeIndex;
 use crate::discover::FoundTool;
 use crate::error::Error;
 use crate::mode::Mode;
-use crate::outputs::{self, LockOutcome};
+use crate::outputs;
 use crate::rmcp::discover::find_rmcp_tool_in_item;
 use crate::rmcp::{FoundRmcpTool, ToolFields};
 use crate::surface::{add_rmcp_tools_cached, add_tools_cached};
@@ -121,24 +121,23 @@ impl Builder {
             return Ok(None);
         };
         self.print_before_sync(sources.as_slice(), &setup.lock_path, &record);
-        outputs::write_files(out, &patched.files)?;
-        let outcome = if patched.changes.is_empty() {
-            LockOutcome::Unchanged
-        } else {
-            outputs::write_lockfile(&setup.lock_path, &setup.shown, &patched.lockfile)?;
-            outputs::settle_mtime(&setup.lock_path, Some(out));
-            LockOutcome::Written(patched.changes)
-        };
+        let key = &setup.cache_key;
+        let (outcome, lockfile_hash, roots) =
+            patched.write(out, &setup.lock_path, &setup.shown, || {
+                key.is_some().then(|| cached_roots(out, roots, &surface))
+            })?;
         self.print_after_sync(setup, &outcome);
         let saved = Saved {
-            lockfile: patched.lockfile_hash,
+            lockfile: lockfile_hash,
             outcome: &outcome,
             lock_path: &setup.lock_path,
             by_tool: true,
             prompts: &cached.prompts,
             prune: false,
         };
-        save_cache(out, &setup.cache_key, roots, &surface, saved);
+        if let Some(roots) = roots {
+            save_cache_encoded(out, key, roots, saved);
+        }
         Ok(Some(Built {
             outcome,
             full: false,

@@ -12,6 +12,7 @@ use mcp_contract::Tool;
 use serde_json::{json, Map, Value};
 
 use crate::derive::{FileNames, ImplHead};
+use crate::outputs::replace_file;
 
 use super::{
     content_hash, BuildCache, CachedFile, CachedTool, FileFacts, ItemRef, OutputStamp, RootCache,
@@ -29,9 +30,16 @@ pub fn load(out_dir: &Path) -> Option<BuildCache> {
 /// Writes the index. A cache that cannot be written only costs the next
 /// build a full run.
 pub fn save_index(out_dir: &Path, index: &BuildCache) {
-    match encode_index(index) {
+    save_index_with(out_dir, index, encode_roots(&index.roots));
+}
+
+/// [`save_index`] with `roots`, the [`encode_roots`] of `index.roots`,
+/// encoded already (the re-derivation path encodes them while the plan's
+/// revision is computed).
+pub fn save_index_with(out_dir: &Path, index: &BuildCache, roots: Option<String>) {
+    match roots.and_then(|roots| encode_index(index, &roots)) {
         Some(text) => {
-            let _ = write(&out_dir.join(INDEX_FILE), &with_header(&text));
+            let _ = replace_file(&out_dir.join(INDEX_FILE), &with_header(&text));
         }
         None => {
             let _ = std::fs::remove_file(out_dir.join(INDEX_FILE));
@@ -49,7 +57,7 @@ pub fn write_tool(dir: &Path, tool: &Tool) -> Option<String> {
     let path = tool_path(dir, &tool.name)?;
     let text = tool_json(tool).to_string();
     std::fs::create_dir_all(dir).ok()?;
-    write(&path, &text).ok()?;
+    replace_file(&path, &text).ok()?;
     Some(content_hash(text.as_bytes()))
 }
 
@@ -115,14 +123,6 @@ fn read_checked(path: &Path) -> Option<String> {
     checked_body(&raw).map(str::to_string)
 }
 
-fn write(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
-}
-
 fn dotted(p: &[usize]) -> String {
     p.iter().map(usize::to_string).collect::<Vec<_>>().join(".")
 }
@@ -151,11 +151,12 @@ fn module_of(s: &str) -> Vec<String> {
 }
 
 /// The index as lines of tab-separated fields (read without a JSON parser:
-/// build scripts run unoptimized, and this file is read on every build).
-/// `None` when a path cannot be written on one line.
-fn encode_index(c: &BuildCache) -> Option<String> {
+/// build scripts run unoptimized, and this file is read on every build),
+/// with `roots` ([`encode_roots`] of `c.roots`) last. `None` when a path
+/// cannot be written on one line.
+fn encode_index(c: &BuildCache, roots: &str) -> Option<String> {
     use std::fmt::Write;
-    let mut out = String::new();
+    let mut out = String::with_capacity(roots.len() + 4096);
     let l = &c.lockfile_stamp;
     let _ = writeln!(out, "key\t{}", &c.key);
     let _ = writeln!(out, "lockfile\t{}\t{}\t{}", &c.lockfile, l.len, l.mtime);
@@ -164,7 +165,15 @@ fn encode_index(c: &BuildCache) -> Option<String> {
     for o in &c.outputs {
         let _ = writeln!(out, "out\t{}\t{}\t{}", o.len, o.mtime, text(&o.path)?);
     }
-    for r in &c.roots {
+    out.push_str(roots);
+    Some(out)
+}
+
+/// The roots' part of the index (see [`encode_index`]).
+pub fn encode_roots(roots: &[RootCache]) -> Option<String> {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for r in roots {
         let _ = writeln!(
             out,
             "root\t{}\t{}\t{}\t{}",

@@ -18,8 +18,11 @@
 //!   lockfile by content hash, the `OUT_DIR` files by their stamps).
 //!
 //! Anything else, or any text the splice cannot place, takes the full
-//! render. Everything is computed before anything is written.
+//! render. Everything is computed, or placed, before anything is written
+//! (the plan's revision is computed while the other files are written:
+//! see [`Patched::write`]).
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use mcp_contract::migrations::MigrationRecord;
@@ -27,8 +30,11 @@ use mcp_contract::runtime::{plan, PLAN_PATH};
 use mcp_contract::{lockfile, Surface};
 use serde_json::Value;
 
-use super::splice::{replace, Layout};
-use crate::outputs::{entry_file_name, entry_file_text, published_value, OUT_SUBDIR};
+use super::splice::{replace, value_span, Layout};
+use crate::error::Error;
+use crate::outputs::{
+    self, entry_file_name, entry_file_text, published_value, LockOutcome, OUT_SUBDIR,
+};
 use crate::rmcp::link::MANIFEST_PATH;
 
 /// The new text of every file the step writes, for a surface that differs
@@ -36,19 +42,21 @@ use crate::rmcp::link::MANIFEST_PATH;
 #[derive(Debug)]
 pub struct Patched {
     pub lockfile: String,
-    /// [`super::content_hash`] of `lockfile`, for the cache.
-    pub lockfile_hash: String,
     /// `changed: <tool>` for each tool whose locked entry changed.
     pub changes: Vec<String>,
-    /// `(path, text)` of the plan, the manifest and the changed tools'
-    /// entries, relative to `OUT_DIR`.
+    /// `(path, text)` of the manifest and the changed tools' entries,
+    /// relative to `OUT_DIR`.
     pub files: Vec<(PathBuf, String)>,
+    /// The plan with the cached run's revision, at `revision_at`: the new
+    /// one is set by [`Patched::write`].
+    plan: String,
+    revision_at: Range<usize>,
 }
 
 /// The files of a run where only `rederived` tools of `surface` may differ
 /// from the cached run, whose lockfile text is `lockfile_text`; `None`
 /// when the cached run's `OUT_DIR` files cannot be read or a part cannot
-/// be placed (the caller renders in full).
+/// be placed.
 pub fn patch(
     out_dir: &Path,
     lockfile_text: &str,
@@ -71,37 +79,70 @@ pub fn patch(
         entries.push((name, entry));
         tools.insert(tool.clone());
     }
-
     changes.sort();
-    // The revision is SHA-256 over the whole lockfile text. In the build
-    // script, which cargo compiles without optimizations, that is the
-    // largest single cost of this path (about 12 ms for 200 tools, several
-    // times the splices), so it runs beside them and the cache's hash of
-    // the same text, which together take less: the tools' plans depend on
-    // neither.
-    let (mut parts, lockfile_hash) = std::thread::scope(|scope| {
-        let revision = scope.spawn(|| plan::revision_of(&lock));
-        let parts = splice_parts(out_dir, record, &tools, &entries);
-        let lockfile_hash = super::content_hash(lock.as_bytes());
-        let revision = revision.join().ok()?;
-        let mut parts = parts?;
-        parts.plan = replace(
-            &parts.plan,
-            &["revision"],
-            &Value::String(revision),
-            Layout::Pretty,
-        )?;
-        Some((parts, lockfile_hash))
-    })?;
-    let mut files = std::mem::take(&mut parts.files);
-    files.push((PathBuf::from(PLAN_PATH), parts.plan));
+    let parts = splice_parts(out_dir, record, &tools, &entries)?;
+    let revision_at = value_span(parts.plan.as_bytes(), &["revision"])?;
+    let mut files = parts.files;
     files.push((PathBuf::from(MANIFEST_PATH), parts.manifest));
     Some(Patched {
         lockfile: lock,
-        lockfile_hash,
         changes,
         files,
+        plan: parts.plan,
+        revision_at,
     })
+}
+
+impl Patched {
+    /// Writes the files: the `OUT_DIR` ones, then the lockfile (when it
+    /// changed), then the plan; runs `beside` (work that needs none of
+    /// them) before the plan. Returns what became of the lockfile, its
+    /// [`super::content_hash`] for the cache, and what `beside` returned.
+    ///
+    /// The plan's revision is SHA-256 over the whole lockfile text. In the
+    /// build script, which cargo compiles without optimizations, that is
+    /// the largest single cost of this path (about 10 ms for 200 tools), so
+    /// it runs on a second thread while this one hashes the lockfile for
+    /// the cache, writes every other file and runs `beside`; the plan, the
+    /// one file that holds the revision, is written last. Its place was
+    /// found by [`patch`]: nothing that can fail to place comes after a
+    /// write.
+    pub fn write<T>(
+        self,
+        out_dir: &Path,
+        lock_path: &Path,
+        shown: &Path,
+        beside: impl FnOnce() -> T,
+    ) -> Result<(LockOutcome, String, T), Error> {
+        let Patched {
+            lockfile,
+            changes,
+            mut files,
+            plan: mut plan_text,
+            revision_at,
+        } = self;
+        std::thread::scope(|scope| {
+            let revision = scope.spawn(|| plan::revision_of(&lockfile));
+            let lockfile_hash = super::content_hash(lockfile.as_bytes());
+            outputs::write_files(out_dir, &files)?;
+            let outcome = if changes.is_empty() {
+                LockOutcome::Unchanged
+            } else {
+                outputs::write_lockfile(lock_path, shown, &lockfile)?;
+                outputs::settle_mtime(lock_path, Some(out_dir));
+                LockOutcome::Written(changes)
+            };
+            let beside = beside();
+            let revision = revision
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            plan_text.replace_range(revision_at, &Value::String(revision).to_string());
+            files.clear();
+            files.push((PathBuf::from(PLAN_PATH), plan_text));
+            outputs::write_files(out_dir, &files)?;
+            Ok((outcome, lockfile_hash, beside))
+        })
+    }
 }
 
 /// The cached run's plan and manifest with some tools' parts spliced in.

@@ -53,7 +53,7 @@ fn render_at(value: &Value, depth: usize, layout: Layout) -> String {
 }
 
 /// The byte range of the value at `path`.
-fn value_span(text: &[u8], path: &[&str]) -> Option<Range<usize>> {
+pub fn value_span(text: &[u8], path: &[&str]) -> Option<Range<usize>> {
     let mut at = skip_ws(text, 0);
     for key in path {
         let wanted = serde_json::to_string(key).ok()?;

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use mcp_contract::migrations::{MigrationRecord, RenameTarget, Transition};
-use mcp_contract::{canonical, lockfile, Surface};
+use mcp_contract::{canonical, Surface};
 use serde_json::{Map, Value};
 
 use super::discover::FoundRmcpTool;
@@ -70,7 +70,7 @@ pub fn write_manifest(
     // Every part is canonical and serde_json's map keeps keys sorted.
     let text = Value::Object(root).to_string();
     let path = out_dir.join(MANIFEST_PATH);
-    lockfile::write_if_changed(&path, &text).map_err(|source| Error::Io {
+    crate::outputs::write_output(&path, &text).map_err(|source| Error::Io {
         path: path.clone(),
         action: "write",
         source,
