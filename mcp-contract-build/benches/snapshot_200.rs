@@ -47,6 +47,7 @@
 //!
 //! Run: `cargo bench -p mcp-contract-build --bench snapshot_200`
 //! (`ITERATIONS=n` to change the number of timed rebuilds, default 5;
+//! `TOOLS=n` for another number of tools;
 //! `BENCH_OPT_BUILD=1` to build both variants with
 //! `[profile.dev.build-override] opt-level = 3`; `BENCH_DIR=path` to keep
 //! the generated crates and their target directory between runs).
@@ -61,7 +62,20 @@ use mcp_contract_build::{Builder, Mode};
 #[path = "snapshot_200/instructions.rs"]
 mod instructions;
 
-const TOOLS: usize = 200;
+/// The number of tools: 200, or `TOOLS=n` (at least 20; use a separate
+/// `BENCH_DIR` per count). Another count shows which part of the step's
+/// cost grows with the crate and which is a step in rustc's own tables.
+fn tools() -> usize {
+    static TOOLS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *TOOLS.get_or_init(|| match std::env::var("TOOLS") {
+        Err(_) => 200,
+        Ok(v) => v
+            .parse()
+            .ok()
+            .filter(|n| *n > TOUCHED)
+            .unwrap_or_else(|| panic!("TOOLS={v}: expected a count above {TOUCHED}")),
+    })
+}
 const TOUCHED: usize = 17;
 
 /// How the generated server declares its tools.
@@ -152,7 +166,7 @@ fn main() {
             .quiet()
             .generate()
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(snap.surface.len(), TOOLS);
+        assert_eq!(snap.surface.len(), tools());
     });
     // The build script cargo compiled (dev profile), run the way cargo runs it.
     let script_bin = find_build_script(&target, with_name);
@@ -239,7 +253,10 @@ fn main() {
         Form::Attribute => "#[mcp_contract::tool]",
         Form::Rmcp => "rmcp #[tool_router]",
     };
-    println!("snapshot_200: {TOOLS} tools ({form_name}), medians of {iterations} runs");
+    println!(
+        "snapshot_200: {} tools ({form_name}), medians of {iterations} runs",
+        tools()
+    );
     println!(
         "  build script, as cargo runs it:               {:>7.1} ms",
         ms(as_cargo_runs_it)
@@ -346,7 +363,8 @@ fn count_instructions(root: &Path, crates: [&Path; 2], target: &Path, form: Form
         Form::Rmcp => "rmcp #[tool_router]",
     };
     println!(
-        "snapshot_200: {TOOLS} tools ({form_name}), rustc instructions (callgrind) after one edit"
+        "snapshot_200: {} tools ({form_name}), rustc instructions (callgrind) after one edit",
+        tools()
     );
     for (edit, [with, without]) in &counts {
         println!(
@@ -571,9 +589,9 @@ fn generate(dir: &Path, name: &str, snapshot: bool, form: Form) {
         }
     };
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
-    let mods: String = (0..TOOLS).map(|i| format!("pub mod t{i};\n")).collect();
+    let mods: String = (0..tools()).map(|i| format!("pub mod t{i};\n")).collect();
     std::fs::write(dir.join("src/tools/mod.rs"), mods).unwrap();
-    for i in 0..TOOLS {
+    for i in 0..tools() {
         let (doc, attr, schema) = match form {
             Form::Attribute if snapshot => (
                 format!("Tool {i}: does thing {i}."),
@@ -621,7 +639,7 @@ fn generate(dir: &Path, name: &str, snapshot: bool, form: Form) {
              #[derive(Clone, Default)]\npub struct Server;\n\n\
              #[tool_router(vis = \"pub\")]\nimpl Server {\n",
         );
-        for i in 0..TOOLS {
+        for i in 0..tools() {
             server.push_str(&format!(
                 "    /// Tool {i}: does thing {i}.\n\
                  \x20   #[tool(annotations(read_only_hint = true))]\n\
