@@ -19,11 +19,13 @@
 //!
 //! Anything else, or any text the splice cannot place, takes the full
 //! render. Everything is computed, or placed, before anything is written
-//! (the plan's revision is computed while the other files are written:
-//! see [`Patched::write`]).
+//! (the plan's revision is computed while the other files are spliced and
+//! written: see [`patch`]).
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
 use mcp_contract::migrations::MigrationRecord;
 use mcp_contract::runtime::{plan, PLAN_PATH};
@@ -41,12 +43,14 @@ use crate::rmcp::link::MANIFEST_PATH;
 /// from the cached run's only in the tools named.
 #[derive(Debug)]
 pub struct Patched {
-    pub lockfile: String,
+    lockfile: Arc<str>,
+    /// SHA-256 of `lockfile`, under way (see [`patch`]).
+    revision: JoinHandle<String>,
     /// `changed: <tool>` for each tool whose locked entry changed.
-    pub changes: Vec<String>,
+    changes: Vec<String>,
     /// `(path, text)` of the manifest and the changed tools' entries,
     /// relative to `OUT_DIR`.
-    pub files: Vec<(PathBuf, String)>,
+    files: Vec<(PathBuf, String)>,
     /// The plan with the cached run's revision, at `revision_at`: the new
     /// one is set by [`Patched::write`].
     plan: String,
@@ -57,6 +61,15 @@ pub struct Patched {
 /// from the cached run, whose lockfile text is `lockfile_text`; `None`
 /// when the cached run's `OUT_DIR` files cannot be read or a part cannot
 /// be placed.
+///
+/// The plan's revision is SHA-256 over the whole lockfile text. In the
+/// build script, which cargo compiles without optimizations, that is the
+/// largest single cost of this path (about 10 ms for 200 tools), so it
+/// starts on a second thread as soon as the lockfile is spliced, and runs
+/// while this thread splices the other files and [`Patched::write`] writes
+/// every file but the plan, the one that holds the revision. (When a part
+/// cannot be placed, the thread is left to finish on its own: the full
+/// step computes the revision again.)
 pub fn patch(
     out_dir: &Path,
     lockfile_text: &str,
@@ -80,12 +93,18 @@ pub fn patch(
         tools.insert(tool.clone());
     }
     changes.sort();
+    let lock: Arc<str> = Arc::from(lock);
+    let revision = {
+        let lock = Arc::clone(&lock);
+        std::thread::spawn(move || plan::revision_of(&lock))
+    };
     let parts = splice_parts(out_dir, record, &tools, &entries)?;
     let revision_at = value_span(parts.plan.as_bytes(), &["revision"])?;
     let mut files = parts.files;
     files.push((PathBuf::from(MANIFEST_PATH), parts.manifest));
     Some(Patched {
         lockfile: lock,
+        revision,
         changes,
         files,
         plan: parts.plan,
@@ -95,18 +114,11 @@ pub fn patch(
 
 impl Patched {
     /// Writes the files: the `OUT_DIR` ones, then the lockfile (when it
-    /// changed), then the plan; runs `beside` (work that needs none of
-    /// them) before the plan. Returns what became of the lockfile, its
+    /// changed), then runs `beside` (work that needs none of them), then
+    /// writes the plan once its revision is computed (see [`patch`]; its
+    /// place was found there: nothing that can fail to place comes after a
+    /// write). Returns what became of the lockfile, its
     /// [`super::content_hash`] for the cache, and what `beside` returned.
-    ///
-    /// The plan's revision is SHA-256 over the whole lockfile text. In the
-    /// build script, which cargo compiles without optimizations, that is
-    /// the largest single cost of this path (about 10 ms for 200 tools), so
-    /// it runs on a second thread while this one hashes the lockfile for
-    /// the cache, writes every other file and runs `beside`; the plan, the
-    /// one file that holds the revision, is written last. Its place was
-    /// found by [`patch`]: nothing that can fail to place comes after a
-    /// write.
     pub fn write<T>(
         self,
         out_dir: &Path,
@@ -116,32 +128,30 @@ impl Patched {
     ) -> Result<(LockOutcome, String, T), Error> {
         let Patched {
             lockfile,
+            revision,
             changes,
             mut files,
             plan: mut plan_text,
             revision_at,
         } = self;
-        std::thread::scope(|scope| {
-            let revision = scope.spawn(|| plan::revision_of(&lockfile));
-            let lockfile_hash = super::content_hash(lockfile.as_bytes());
-            outputs::write_files(out_dir, &files)?;
-            let outcome = if changes.is_empty() {
-                LockOutcome::Unchanged
-            } else {
-                outputs::write_lockfile(lock_path, shown, &lockfile)?;
-                outputs::settle_mtime(lock_path, Some(out_dir));
-                LockOutcome::Written(changes)
-            };
-            let beside = beside();
-            let revision = revision
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            plan_text.replace_range(revision_at, &Value::String(revision).to_string());
-            files.clear();
-            files.push((PathBuf::from(PLAN_PATH), plan_text));
-            outputs::write_files(out_dir, &files)?;
-            Ok((outcome, lockfile_hash, beside))
-        })
+        let lockfile_hash = super::content_hash(lockfile.as_bytes());
+        outputs::write_files(out_dir, &files)?;
+        let outcome = if changes.is_empty() {
+            LockOutcome::Unchanged
+        } else {
+            outputs::write_lockfile(lock_path, shown, &lockfile)?;
+            outputs::settle_mtime(lock_path, Some(out_dir));
+            LockOutcome::Written(changes)
+        };
+        let beside = beside();
+        let revision = revision
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        plan_text.replace_range(revision_at, &Value::String(revision).to_string());
+        files.clear();
+        files.push((PathBuf::from(PLAN_PATH), plan_text));
+        outputs::write_files(out_dir, &files)?;
+        Ok((outcome, lockfile_hash, beside))
     }
 }
 
