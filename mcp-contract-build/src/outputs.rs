@@ -190,8 +190,8 @@ pub fn write_entries(rendered: &Rendered, out_dir: &Path) -> Result<(), Error> {
 /// (`mcp_contract::atomic`): everything under `OUT_DIR` is a build
 /// artifact that cargo regenerates when a build was cut short (a build
 /// script's run counts only once it finished), and the cache checks the
-/// outputs' stamps before it trusts them. Two `fsync`s per file were most
-/// of the time it took to write the few files a one-tool edit changes.
+/// outputs' stamps before it trusts them. (A file's and its directory's
+/// `fsync` took 0.4 ms here; a one-tool edit writes three such files.)
 pub fn write_output(path: &Path, text: &str) -> std::io::Result<()> {
     let same_len = std::fs::metadata(path).is_ok_and(|m| m.len() == text.len() as u64);
     if same_len && std::fs::read(path).is_ok_and(|existing| existing == text.as_bytes()) {
