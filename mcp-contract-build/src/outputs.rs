@@ -11,15 +11,7 @@ use serde_json::Value;
 use crate::error::Error;
 use crate::mode::{Decision, Mode, LOCKED_ENV};
 
-/// The subdirectory of `OUT_DIR` with one `<tool>.rs` per tool (the macro
-/// reads the same path).
-pub const OUT_SUBDIR: &str = "mcp-contract";
-
-/// The file name of tool `name`'s entry under [`OUT_SUBDIR`] (the macro
-/// names it the same way).
-pub fn entry_file_name(name: &str) -> String {
-    format!("{name}.rs")
-}
+pub use mcp_contract_syntax::{entry_file_name, OUT_SUBDIR};
 
 /// The surface rendered once: the lockfile's JSON value (canonical entries
 /// with digests) and its text. The `OUT_DIR` entries and the change summary

@@ -2,12 +2,8 @@
 //! `mcp-contract-syntax`), then reads the entry the build step wrote for
 //! this tool, so a missing `build.rs` is one clear error.
 
-use mcp_contract_syntax::ToolDef;
+use mcp_contract_syntax::{entry_file_name, ToolDef, OUT_SUBDIR};
 use proc_macro2::{Span, TokenStream};
-
-/// The directory under `OUT_DIR` where the build step writes one
-/// `<tool name>.rs` per tool (must match `mcp-contract-build`).
-pub const OUT_SUBDIR: &str = "mcp-contract";
 
 /// The checked definition and the entry the build step wrote for it.
 pub fn validate(
@@ -38,7 +34,7 @@ pub fn snapshotted(name: &str, span: Span) -> syn::Result<proc_macro::Literal> {
     };
     let entry = std::path::Path::new(&out_dir)
         .join(OUT_SUBDIR)
-        .join(format!("{name}.rs"));
+        .join(entry_file_name(name));
     let damaged = |why: &dyn std::fmt::Display| {
         syn::Error::new(
             span,

@@ -25,6 +25,7 @@
 
 mod attr;
 mod docs;
+mod entry_file;
 mod field;
 mod item;
 mod quick;
@@ -32,6 +33,7 @@ mod quick_args;
 
 pub use attr::{Annotations, ToolAttr};
 pub use docs::doc_text;
+pub use entry_file::{entry_file_name, OUT_SUBDIR};
 pub use field::{is_field_attr, strip_field_attrs, Alias, FIELD_ATTR};
 pub use item::{is_tool_attr, tool_def, tool_def_from_attr, ToolDef};
 pub use quick::{quick_tool_def, QuickDef};
