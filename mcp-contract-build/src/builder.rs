@@ -644,8 +644,8 @@ impl Builder {
                         prompts: &prompts,
                         prune: false,
                     };
-                    if let Some(roots) = roots {
-                        save_cache_encoded(out, cache_key, roots, saved);
+                    if let (Some(key), Some(roots)) = (cache_key, roots) {
+                        save_cache_encoded(out, key, roots, saved);
                     }
                     break 'written (outcome, true);
                 }
@@ -888,9 +888,8 @@ fn save_cache(
     derived: &Surface,
     saved: Saved,
 ) {
-    if key.is_some() {
-        let roots = cached_roots(out, roots, derived);
-        save_cache_encoded(out, key, roots, saved);
+    if let Some(key) = key {
+        save_cache_encoded(out, key, cached_roots(out, roots, derived), saved);
     }
 }
 
@@ -922,12 +921,9 @@ struct EncodedRoots {
 
 /// The second half of [`save_cache`], once every output is written (the
 /// index records their stamps).
-fn save_cache_encoded(out: &Path, key: &Option<String>, roots: EncodedRoots, saved: Saved) {
-    let Some(key) = key else {
-        return;
-    };
+fn save_cache_encoded(out: &Path, key: &str, roots: EncodedRoots, saved: Saved) {
     let index = cache::BuildCache {
-        key: key.clone(),
+        key: key.to_string(),
         roots: roots.roots,
         outputs: cache::output_stamps(out),
         lockfile: saved.lockfile,

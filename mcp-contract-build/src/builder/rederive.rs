@@ -135,7 +135,7 @@ impl Builder {
             prompts: &cached.prompts,
             prune: false,
         };
-        if let Some(roots) = roots {
+        if let (Some(key), Some(roots)) = (key, roots) {
             save_cache_encoded(out, key, roots, saved);
         }
         Ok(Some(Built {
