@@ -15,7 +15,10 @@
 //!   writes). Both depend on `mcp-contract` the way a server does
 //!   (`default-features = false`, the `macros` feature), so both compile
 //!   the same dependency graph. Three edits, each a separate
-//!   measurement (`TOUCH=doc|field|body` to run one):
+//!   measurement (`TOUCH=doc|field|body` to run one). Beside wall and
+//!   CPU time it prints the minor page faults the step adds (cargo and
+//!   everything it ran): unlike time, they barely move between runs, so
+//!   they show the memory the step costs even where time is noise:
 //!   - `body`: a handler's body (no contract change; the everyday edit);
 //!   - `field`: a field renamed in the argument struct (a schema change);
 //!   - `doc`: the struct's doc comment (the tool's description), made a
@@ -62,9 +65,14 @@ use mcp_contract_build::{Builder, Mode};
 #[path = "snapshot_200/instructions.rs"]
 mod instructions;
 
-/// The number of tools: 200, or `TOOLS=n` (at least 20; use a separate
-/// `BENCH_DIR` per count). Another count shows which part of the step's
+/// The number of tools: 200, or `TOOLS=n` (above 17, the tool edited; a
+/// separate `BENCH_DIR` per count). Another count shows which part of the step's
 /// cost grows with the crate and which is a step in rustc's own tables.
+/// 200 is such a step: rustc's late name resolution there grows by 56 MB
+/// with the step and by 39 MB without it; the crate without the step takes
+/// the same 56 MB from 203 tools on (203 measured, 201 not; `-Z
+/// time-passes`, 2026-12-02). At 200 the step's items are what tips the
+/// tables to their next size, a cost a few more tools would bring anyway.
 fn tools() -> usize {
     static TOOLS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *TOOLS.get_or_init(|| match std::env::var("TOOLS") {
@@ -146,9 +154,9 @@ fn main() {
     generate(&without, without_name, false, form);
 
     eprintln!("initial builds (dependencies compile once)...");
-    let (t, _) = cargo_build(&with, &target);
+    let (t, ..) = cargo_build(&with, &target);
     eprintln!("  first build with snapshot:    {t:>8.2?}");
-    let (t, _) = cargo_build(&without, &target);
+    let (t, ..) = cargo_build(&without, &target);
     eprintln!("  first build without snapshot: {t:>8.2?}");
     if std::env::var_os("INSTRUCTIONS").is_some_and(|v| v == "1") {
         count_instructions(&root, [&with, &without], &target, form);
@@ -211,6 +219,7 @@ fn main() {
     for &edit in &edits {
         let (mut with_wall, mut with_cpu) = (Vec::new(), Vec::new());
         let (mut plain_wall, mut plain_cpu) = (Vec::new(), Vec::new());
+        let (mut with_faults, mut plain_faults) = (Vec::new(), Vec::new());
         // Alternating order (with first, then without first): a fixed order
         // lets whatever the first build leaves behind (page cache, CPU
         // frequency) favour one side every time.
@@ -218,15 +227,17 @@ fn main() {
             revision += 1;
             let mut build_with = || {
                 touch(&with, edit, revision, form);
-                let (w, c) = cargo_build(&with, &target);
+                let (w, c, f) = cargo_build(&with, &target);
                 with_wall.push(w);
                 with_cpu.push(c);
+                with_faults.push(f);
             };
             let mut build_without = || {
                 touch(&without, edit, revision, form);
-                let (w, c) = cargo_build(&without, &target);
+                let (w, c, f) = cargo_build(&without, &target);
                 plain_wall.push(w);
                 plain_cpu.push(c);
+                plain_faults.push(f);
             };
             if i % 2 == 0 {
                 build_with();
@@ -240,11 +251,13 @@ fn main() {
         // of the per-pair differences cancels what drifts over the run
         // (the machine's speed), which the two separate medians do not.
         let paired = paired_quartiles_ms(&with_wall, &plain_wall);
+        let faults = paired_faults(&with_faults, &plain_faults);
         results.push((
             edit,
             [median(with_wall), median(plain_wall)],
             [median(with_cpu), median(plain_cpu)],
             paired,
+            faults,
         ));
     }
     let pct =
@@ -283,7 +296,7 @@ fn main() {
         (Some(([dw, _], [dc, _])), Some(([_, bw], [_, bc]))) => Some((dw, bw, dc, bc)),
         _ => None,
     };
-    for (edit, [ww, pw], [wc, pc], paired) in results {
+    for (edit, [ww, pw], [wc, pc], paired, [added, without_faults]) in results {
         println!(
             "  incremental build after editing one tool: {} (wall / CPU):",
             edit.what()
@@ -310,6 +323,10 @@ fn main() {
             paired[1] / ms(pw) * 100.0,
             paired[0] / ms(pw) * 100.0,
             paired[2] / ms(pw) * 100.0
+        );
+        println!(
+            "    minor page faults (cargo and all it ran), median of the paired differences: {added:+.0} = {:+.1}% of the median without",
+            added / without_faults * 100.0
         );
     }
     if let Some((dw, bw, dc, bc)) = compiled_change {
@@ -445,14 +462,22 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Builds the package; returns (wall time, CPU time of cargo and everything
-/// it ran). CPU time is what to compare on a busy machine.
-fn cargo_build(dir: &Path, target: &Path) -> (Duration, Duration) {
-    let cpu_before = children_cpu();
+/// Builds the package; returns (wall time, CPU time, minor page faults of
+/// cargo and everything it ran). CPU time is what to compare on a busy
+/// machine. The page faults barely move from run to run: they show the
+/// memory the step adds (each fault is a fresh page the kernel zeroes;
+/// system time follows them), where wall and CPU time are too noisy to.
+fn cargo_build(dir: &Path, target: &Path) -> (Duration, Duration, u64) {
+    let before = children_usage();
     let start = Instant::now();
     run_cargo(cargo_command(dir, target));
     let elapsed = start.elapsed();
-    (elapsed, children_cpu().saturating_sub(cpu_before))
+    let after = children_usage();
+    (
+        elapsed,
+        after.0.saturating_sub(before.0),
+        after.1.saturating_sub(before.1),
+    )
 }
 
 /// `cargo build` of the package in `dir`, as the bench runs it.
@@ -480,11 +505,12 @@ fn run_cargo(mut command: Command) {
     );
 }
 
-/// User + system CPU time of this process's waited-for children (Linux:
-/// `/proc/self/stat` fields 16 and 17, in clock ticks of 10 ms); zero elsewhere.
-fn children_cpu() -> Duration {
+/// User + system CPU time and minor page faults of this process's
+/// waited-for children (Linux: `/proc/self/stat` fields 16 and 17, in clock
+/// ticks of 10 ms, and field 11); zeros elsewhere.
+fn children_usage() -> (Duration, u64) {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return Duration::ZERO;
+        return (Duration::ZERO, 0);
     };
     // Fields after the parenthesized command name (which may contain spaces).
     let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
@@ -492,9 +518,27 @@ fn children_cpu() -> Duration {
         .split_whitespace()
         .map(|f| f.parse().unwrap_or(0))
         .collect();
-    // `rest` starts at field 3 (state); cutime/cstime are fields 16/17.
-    let ticks = fields.get(13).copied().unwrap_or(0) + fields.get(14).copied().unwrap_or(0);
-    Duration::from_millis(ticks * 10)
+    // `rest` starts at field 3 (state); cminflt is field 11, cutime/cstime
+    // are fields 16/17.
+    let field = |n: usize| fields.get(n - 3).copied().unwrap_or(0);
+    (
+        Duration::from_millis((field(16) + field(17)) * 10),
+        field(11),
+    )
+}
+
+/// The median of the paired differences in page faults (with − without),
+/// and the median without.
+fn paired_faults(with: &[u64], without: &[u64]) -> [f64; 2] {
+    let mut diffs: Vec<f64> = with
+        .iter()
+        .zip(without)
+        .map(|(w, p)| *w as f64 - *p as f64)
+        .collect();
+    diffs.sort_by(f64::total_cmp);
+    let mut plain: Vec<f64> = without.iter().map(|p| *p as f64).collect();
+    plain.sort_by(f64::total_cmp);
+    [diffs[diffs.len() / 2], plain[plain.len() / 2]]
 }
 
 /// Applies `edit` to tool [`TOUCHED`]; `revision` makes every edit a new
