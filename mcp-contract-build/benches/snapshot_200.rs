@@ -251,13 +251,19 @@ fn main() {
         // of the per-pair differences cancels what drifts over the run
         // (the machine's speed), which the two separate medians do not.
         let paired = paired_quartiles_ms(&with_wall, &plain_wall);
-        let faults = paired_faults(&with_faults, &plain_faults);
+        let faults = paired_quartiles(
+            with_faults
+                .iter()
+                .zip(&plain_faults)
+                .map(|(w, p)| *w as f64 - *p as f64),
+        );
+        let faults_without = median(plain_faults) as f64;
         results.push((
             edit,
             [median(with_wall), median(plain_wall)],
             [median(with_cpu), median(plain_cpu)],
             paired,
-            faults,
+            [faults[0], faults[1], faults[2], faults_without],
         ));
     }
     let pct =
@@ -296,7 +302,7 @@ fn main() {
         (Some(([dw, _], [dc, _])), Some(([_, bw], [_, bc]))) => Some((dw, bw, dc, bc)),
         _ => None,
     };
-    for (edit, [ww, pw], [wc, pc], paired, [added, without_faults]) in results {
+    for (edit, [ww, pw], [wc, pc], paired, faults) in results {
         println!(
             "  incremental build after editing one tool: {} (wall / CPU):",
             edit.what()
@@ -324,9 +330,12 @@ fn main() {
             paired[0] / ms(pw) * 100.0,
             paired[2] / ms(pw) * 100.0
         );
+        let [low, added, high, without] = faults;
         println!(
-            "    minor page faults (cargo and all it ran), median of the paired differences: {added:+.0} = {:+.1}% of the median without",
-            added / without_faults * 100.0
+            "    minor page faults (cargo and all it ran), median of the paired differences: {added:+.0} = {:+.1}% of the median without (quartiles {:+.1}% .. {:+.1}%)",
+            added / without * 100.0,
+            low / without * 100.0,
+            high / without * 100.0
         );
     }
     if let Some((dw, bw, dc, bc)) = compiled_change {
@@ -440,17 +449,18 @@ fn ms(d: Duration) -> f64 {
 /// without[i]`, in milliseconds: the quartiles show how far the machine's
 /// noise reaches, which a median alone hides.
 fn paired_quartiles_ms(with: &[Duration], without: &[Duration]) -> [f64; 3] {
-    let mut d: Vec<f64> = with
-        .iter()
-        .zip(without)
-        .map(|(w, p)| ms(*w) - ms(*p))
-        .collect();
+    paired_quartiles(with.iter().zip(without).map(|(w, p)| ms(*w) - ms(*p)))
+}
+
+/// The lower quartile, median and upper quartile of the differences.
+fn paired_quartiles(differences: impl Iterator<Item = f64>) -> [f64; 3] {
+    let mut d: Vec<f64> = differences.collect();
     d.sort_by(f64::total_cmp);
     let n = d.len();
     [d[n / 4], d[n / 2], d[(3 * n) / 4]]
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
+fn median<T: Ord + Copy>(mut v: Vec<T>) -> T {
     v.sort();
     v[v.len() / 2]
 }
@@ -525,20 +535,6 @@ fn children_usage() -> (Duration, u64) {
         Duration::from_millis((field(16) + field(17)) * 10),
         field(11),
     )
-}
-
-/// The median of the paired differences in page faults (with − without),
-/// and the median without.
-fn paired_faults(with: &[u64], without: &[u64]) -> [f64; 2] {
-    let mut diffs: Vec<f64> = with
-        .iter()
-        .zip(without)
-        .map(|(w, p)| *w as f64 - *p as f64)
-        .collect();
-    diffs.sort_by(f64::total_cmp);
-    let mut plain: Vec<f64> = without.iter().map(|p| *p as f64).collect();
-    plain.sort_by(f64::total_cmp);
-    [diffs[diffs.len() / 2], plain[plain.len() / 2]]
 }
 
 /// Applies `edit` to tool [`TOUCHED`]; `revision` makes every edit a new
