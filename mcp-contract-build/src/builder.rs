@@ -338,14 +338,15 @@ impl Builder {
             *walked = walks;
             return Ok(None);
         }
-        let mut updated = cached.clone();
         let mut sources = outputs::Sources::default();
-        for (i, walk) in walks.into_iter().enumerate() {
-            updated.roots[i] = walk.root;
+        let mut roots = Vec::with_capacity(walks.len());
+        for walk in walks {
+            roots.push(walk.root);
             for f in walk.sources {
                 sources.add(f);
             }
         }
+        let mut updated = cached.with_roots(roots);
         if cache::output_stamps(out_dir) != cached.outputs {
             return Ok(None);
         }
@@ -601,7 +602,7 @@ impl Builder {
                     && index.prompts == prompts
                     && cache::output_stamps(out) == index.outputs;
                 let same = by_tool && same_tools(index, &new_roots, out, &derived);
-                let mut updated = index.clone();
+                let mut updated = index.with_roots(Vec::new());
                 let outcome = match decision.mode {
                     _ if !same => None,
                     Mode::EmbedOnly => Some(LockOutcome::Skipped),

@@ -221,6 +221,20 @@ pub fn key(parts: &[&[u8]]) -> String {
 }
 
 impl BuildCache {
+    /// This index with `roots` for its roots: a clone of everything else.
+    /// (The roots are most of the index, and the callers replace them.)
+    pub fn with_roots(&self, roots: Vec<RootCache>) -> BuildCache {
+        BuildCache {
+            key: self.key.clone(),
+            roots,
+            outputs: self.outputs.clone(),
+            lockfile: self.lockfile.clone(),
+            lockfile_stamp: self.lockfile_stamp,
+            by_tool: self.by_tool,
+            prompts: self.prompts.clone(),
+        }
+    }
+
     /// Whether `text`, just read from the lockfile at `path`, is the
     /// lockfile the cached run left: by the file's stamp, else by the
     /// text's hash.
