@@ -316,8 +316,9 @@ pub fn settle_mtime(lockfile: &Path, out_dir: Option<&Path>) {
 /// every insertion made the no-op build's largest cost.) Paths are told
 /// apart by their bytes: `Path`'s own hash splits the path into components
 /// first, which in the unoptimized build script cost about 25,000
-/// instructions a file. (The paths come from one walk, spelled alike; two
-/// spellings of one file would only be watched twice.)
+/// instructions a file. (Every path is joined the same way, from the
+/// manifest directory or cargo's metadata; a file spelled two ways would
+/// only be watched twice.)
 #[derive(Debug, Default)]
 pub struct Sources {
     list: Vec<PathBuf>,
