@@ -346,16 +346,17 @@ impl Builder {
                 sources.add(f);
             }
         }
-        let mut updated = cached.with_roots(roots);
         if cache::output_stamps(out_dir) != cached.outputs {
             return Ok(None);
         }
+        let mut updated = cached.with_roots(roots);
         let outcome = match setup.decision.mode {
             Mode::EmbedOnly => LockOutcome::Skipped,
             Mode::Update | Mode::Verify => {
-                if !lockfile_holds(cached, &setup.lock_path, &mut updated) {
+                let Some(stamp) = held_lockfile_stamp(cached, &setup.lock_path) else {
                     return Ok(None);
-                }
+                };
+                updated.lockfile_stamp = stamp;
                 LockOutcome::Unchanged
             }
         };
@@ -602,17 +603,17 @@ impl Builder {
                     && index.prompts == prompts
                     && cache::output_stamps(out) == index.outputs;
                 let same = by_tool && same_tools(index, &new_roots, out, &derived);
-                let mut updated = index.with_roots(Vec::new());
-                let outcome = match decision.mode {
+                let held = match decision.mode {
                     _ if !same => None,
-                    Mode::EmbedOnly => Some(LockOutcome::Skipped),
-                    Mode::Update | Mode::Verify => lockfile_holds(index, lock_path, &mut updated)
-                        .then_some(LockOutcome::Unchanged),
+                    Mode::EmbedOnly => Some((LockOutcome::Skipped, index.lockfile_stamp)),
+                    Mode::Update | Mode::Verify => held_lockfile_stamp(index, lock_path)
+                        .map(|stamp| (LockOutcome::Unchanged, stamp)),
                 };
-                if let Some(outcome) = outcome {
+                if let Some((outcome, stamp)) = held {
                     self.print_before_sync(sources.as_slice(), lock_path, &record);
                     self.print_after_sync(&setup, &outcome);
-                    updated.roots = new_roots;
+                    let mut updated = index.with_roots(new_roots);
+                    updated.lockfile_stamp = stamp;
                     fill_tool_hashes(&mut updated, index);
                     if &updated != index {
                         cache::save_index(out, &updated);
@@ -845,23 +846,17 @@ fn file_facts(
         .collect()
 }
 
-/// Whether the lockfile is still the one the cached run left (by its
-/// stamp, else by its bytes; a matching file's stamp is refreshed).
-fn lockfile_holds(
-    cached: &cache::BuildCache,
-    path: &Path,
-    updated: &mut cache::BuildCache,
-) -> bool {
+/// The stamp the index records for the lockfile, when it is still the one
+/// the cached run left: the cached stamp when that holds, else the file's
+/// own when its bytes are the ones rendered; `None` when it is not.
+fn held_lockfile_stamp(cached: &cache::BuildCache, path: &Path) -> Option<cache::Stamp> {
     if cached.lockfile_stamp.holds(path) {
-        return true;
+        return Some(cached.lockfile_stamp);
     }
-    match std::fs::read_to_string(path) {
-        Ok(text) if cached.rendered_lockfile(&text) => {
-            updated.lockfile_stamp = cache::Stamp::of(path).unwrap_or_default();
-            true
-        }
-        _ => false,
-    }
+    let text = std::fs::read_to_string(path).ok()?;
+    cached
+        .rendered_lockfile(&text)
+        .then(|| cache::Stamp::of(path).unwrap_or_default())
 }
 
 /// What a run that wrote its outputs tells the cache about them.
