@@ -16,9 +16,12 @@
 //!   (`default-features = false`, the `macros` feature), so both compile
 //!   the same dependency graph. Three edits, each a separate
 //!   measurement (`TOUCH=doc|field|body` to run one). Beside wall and
-//!   CPU time it prints the minor page faults the step adds (cargo and
-//!   everything it ran): unlike time, they barely move between runs, so
-//!   they show the memory the step costs even where time is noise:
+//!   CPU time it prints the median of the paired wall-time differences
+//!   with a 95% confidence interval (on a noisy machine a 5% goal can sit
+//!   inside it at 61 runs: then the run shows neither side), and the minor
+//!   page faults the step adds (cargo and everything it ran): unlike time,
+//!   they barely move between runs, so they show the memory the step
+//!   costs even where time is noise:
 //!   - `body`: a handler's body (no contract change; the everyday edit);
 //!   - `field`: a field renamed in the argument struct (a schema change);
 //!   - `doc`: the struct's doc comment (the tool's description), made a
@@ -251,6 +254,7 @@ fn main() {
         // of the per-pair differences cancels what drifts over the run
         // (the machine's speed), which the two separate medians do not.
         let paired = paired_quartiles_ms(&with_wall, &plain_wall);
+        let paired_ci = paired_median_ci95_ms(&with_wall, &plain_wall);
         let faults = paired_quartiles(
             with_faults
                 .iter()
@@ -263,6 +267,7 @@ fn main() {
             [median(with_wall), median(plain_wall)],
             [median(with_cpu), median(plain_cpu)],
             paired,
+            paired_ci,
             [faults[0], faults[1], faults[2], faults_without],
         ));
     }
@@ -302,7 +307,7 @@ fn main() {
         (Some(([dw, _], [dc, _])), Some(([_, bw], [_, bc]))) => Some((dw, bw, dc, bc)),
         _ => None,
     };
-    for (edit, [ww, pw], [wc, pc], paired, faults) in results {
+    for (edit, [ww, pw], [wc, pc], paired, paired_ci, faults) in results {
         println!(
             "  incremental build after editing one tool: {} (wall / CPU):",
             edit.what()
@@ -330,6 +335,14 @@ fn main() {
             paired[0] / ms(pw) * 100.0,
             paired[2] / ms(pw) * 100.0
         );
+        match paired_ci {
+            Some([low, high]) => println!(
+                "      95% confidence interval of that median: {:+.1}% .. {:+.1}%",
+                low / ms(pw) * 100.0,
+                high / ms(pw) * 100.0
+            ),
+            None => println!("      (no 95% confidence interval below 6 runs: raise ITERATIONS)"),
+        }
         let [low, added, high, without] = faults;
         println!(
             "    minor page faults (cargo and all it ran), median of the paired differences: {added:+.0} = {:+.1}% of the median without (quartiles {:+.1}% .. {:+.1}%)",
@@ -454,10 +467,51 @@ fn paired_quartiles_ms(with: &[Duration], without: &[Duration]) -> [f64; 3] {
 
 /// The lower quartile, median and upper quartile of the differences.
 fn paired_quartiles(differences: impl Iterator<Item = f64>) -> [f64; 3] {
-    let mut d: Vec<f64> = differences.collect();
-    d.sort_by(f64::total_cmp);
+    let d = sorted(differences);
     let n = d.len();
     [d[n / 4], d[n / 2], d[(3 * n) / 4]]
+}
+
+fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut d: Vec<f64> = values.collect();
+    d.sort_by(f64::total_cmp);
+    d
+}
+
+/// A 95% confidence interval for the median of the paired differences,
+/// in milliseconds, from their order statistics (distribution-free: the
+/// count of differences below the true median is Binomial(n, 1/2)). It
+/// says whether a run resolved the overhead: a goal inside the interval
+/// is not shown either way. `None` below 6 pairs, where no interval
+/// reaches 95%.
+fn paired_median_ci95_ms(with: &[Duration], without: &[Duration]) -> Option<[f64; 2]> {
+    let d = sorted(with.iter().zip(without).map(|(w, p)| ms(*w) - ms(*p)));
+    let k = median_ci_rank(d.len())?;
+    Some([d[k], d[d.len() - 1 - k]])
+}
+
+/// The 0-based rank `k` of the lower bound: the largest `k` with
+/// P(Binomial(n, 1/2) <= k) <= 2.5%, so that `[d[k], d[n-1-k]]` covers
+/// the median with at least 95% (for 41 pairs, `k` = 13: the 14th and
+/// 28th differences). Exact up to 1,000 pairs (the
+/// binomial's terms stay within `f64`), the normal approximation above.
+fn median_ci_rank(n: usize) -> Option<usize> {
+    if n > 1000 {
+        let half_width = 1.96 * (n as f64).sqrt() / 2.0;
+        return Some(((n as f64 / 2.0 - half_width).floor() as usize).saturating_sub(1));
+    }
+    let mut term = 0.5f64.powi(n as i32); // P(B = 0)
+    let mut below = 0.0; // P(B <= j - 1)
+    let mut rank = None;
+    for j in 0..n {
+        below += term; // now P(B <= j)
+        if below > 0.025 {
+            break;
+        }
+        rank = Some(j);
+        term *= (n - j) as f64 / (j + 1) as f64;
+    }
+    rank
 }
 
 fn median<T: Ord + Copy>(mut v: Vec<T>) -> T {
