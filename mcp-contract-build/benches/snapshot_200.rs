@@ -253,14 +253,20 @@ fn main() {
         // Each iteration builds both variants back to back, so the median
         // of the per-pair differences cancels what drifts over the run
         // (the machine's speed), which the two separate medians do not.
-        let paired = paired_quartiles_ms(&with_wall, &plain_wall);
-        let paired_ci = paired_median_ci95_ms(&with_wall, &plain_wall);
-        let faults = paired_quartiles(
+        let wall_differences = sorted(
+            with_wall
+                .iter()
+                .zip(&plain_wall)
+                .map(|(w, p)| ms(*w) - ms(*p)),
+        );
+        let paired = quartiles(&wall_differences);
+        let paired_ci = median_ci95(&wall_differences);
+        let faults = quartiles(&sorted(
             with_faults
                 .iter()
                 .zip(&plain_faults)
                 .map(|(w, p)| *w as f64 - *p as f64),
-        );
+        ));
         let faults_without = median(plain_faults) as f64;
         results.push((
             edit,
@@ -458,34 +464,28 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// The lower quartile, median and upper quartile of `with[i] -
-/// without[i]`, in milliseconds: the quartiles show how far the machine's
-/// noise reaches, which a median alone hides.
-fn paired_quartiles_ms(with: &[Duration], without: &[Duration]) -> [f64; 3] {
-    paired_quartiles(with.iter().zip(without).map(|(w, p)| ms(*w) - ms(*p)))
-}
-
-/// The lower quartile, median and upper quartile of the differences.
-fn paired_quartiles(differences: impl Iterator<Item = f64>) -> [f64; 3] {
-    let d = sorted(differences);
-    let n = d.len();
-    [d[n / 4], d[n / 2], d[(3 * n) / 4]]
-}
-
+/// The paired differences (`with[i] - without[i]`), sorted: the quartiles
+/// and the confidence interval below are read off them.
 fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
     let mut d: Vec<f64> = values.collect();
     d.sort_by(f64::total_cmp);
     d
 }
 
-/// A 95% confidence interval for the median of the paired differences,
-/// in milliseconds, from their order statistics (distribution-free: the
-/// count of differences below the true median is Binomial(n, 1/2)). It
-/// says whether a run resolved the overhead: a goal inside the interval
-/// is not shown either way. `None` below 6 pairs, where no interval
-/// reaches 95%.
-fn paired_median_ci95_ms(with: &[Duration], without: &[Duration]) -> Option<[f64; 2]> {
-    let d = sorted(with.iter().zip(without).map(|(w, p)| ms(*w) - ms(*p)));
+/// The lower quartile, median and upper quartile of sorted differences:
+/// the quartiles show how far the machine's noise reaches, which a median
+/// alone hides.
+fn quartiles(d: &[f64]) -> [f64; 3] {
+    let n = d.len();
+    [d[n / 4], d[n / 2], d[(3 * n) / 4]]
+}
+
+/// A 95% confidence interval for the median of sorted differences, from
+/// their order statistics (distribution-free: the count of differences
+/// below the true median is Binomial(n, 1/2)). It says whether a run
+/// resolved the overhead: a goal inside the interval is not shown either
+/// way. `None` below 6 pairs, where no interval reaches 95%.
+fn median_ci95(d: &[f64]) -> Option<[f64; 2]> {
     let k = median_ci_rank(d.len())?;
     Some([d[k], d[d.len() - 1 - k]])
 }
@@ -493,8 +493,8 @@ fn paired_median_ci95_ms(with: &[Duration], without: &[Duration]) -> Option<[f64
 /// The 0-based rank `k` of the lower bound: the largest `k` with
 /// P(Binomial(n, 1/2) <= k) <= 2.5%, so that `[d[k], d[n-1-k]]` covers
 /// the median with at least 95% (for 41 pairs, `k` = 13: the 14th and
-/// 28th differences). Exact up to 1,000 pairs (the
-/// binomial's terms stay within `f64`), the normal approximation above.
+/// 28th differences). Exact up to 1,000 pairs (the binomial's terms stay
+/// within `f64`), the normal approximation above (one rank wider).
 fn median_ci_rank(n: usize) -> Option<usize> {
     if n > 1000 {
         let half_width = 1.96 * (n as f64).sqrt() / 2.0;
