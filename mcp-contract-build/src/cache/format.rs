@@ -161,8 +161,8 @@ fn undotted(s: &str) -> Option<Vec<usize>> {
     let bytes = s.as_bytes();
     let mut out = Vec::new();
     let (mut n, mut digits) = (0usize, 0);
-    let mut i = 0;
-    while i <= bytes.len() {
+    // One step past the end, where `None` ends the last number.
+    for i in 0..=bytes.len() {
         match bytes.get(i) {
             Some(b @ b'0'..=b'9') => {
                 n = n.checked_mul(10)?.checked_add(usize::from(b - b'0'))?;
@@ -174,7 +174,6 @@ fn undotted(s: &str) -> Option<Vec<usize>> {
             }
             _ => return None,
         }
-        i += 1;
     }
     Some(out)
 }
