@@ -463,10 +463,16 @@ rules! {
         "nothing to do; make sure the handler copes with the calls the constraint used to reject"
     }
     "input.resolution-changed" Breaking {
-        "how the input schema is read changed (`$schema` dialect or an embedded `$id`)",
-        "The dialect decides what keywords such as `items`, `dependencies` and those beside `$ref` mean, and an embedded resource's `$id` decides where its references point; the engine reads both sides one way, so it cannot prove old calls stay valid.",
-        "{$schema: draft-07, items: [{type: string}]} -> {$schema: 2020-12, items: [{type: string}]}",
-        "keep the dialect and the resource ids, or check the change by hand and acknowledge it in contracts/migrations.toml"
+        "how the input schema is read changed (a `$schema` dialect the engine does not know, or an embedded `$id`)",
+        "An embedded resource's `$id` decides where its references point, and a custom meta-schema decides what its keywords mean; the engine cannot read either, so it cannot prove old calls stay valid.",
+        "{properties: {a: {$id: \"https://example.com/a\"}}} -> {properties: {a: {$id: \"https://example.com/b\"}}}",
+        "keep the resource ids and a known dialect, or check the change by hand and acknowledge it in contracts/migrations.toml"
+    }
+    "input.dialect-changed" Behavioral {
+        "the input schema is written in another JSON Schema dialect (`$schema`)",
+        "Both sides were read as their own dialect means them (draft-07 ignores keywords beside `$ref`, reads array `items` as a tuple, ...) and every difference in accepted calls is reported at its keyword; the switch alone rejects no call. Clients whose validator does not know the new dialect may read the schema differently.",
+        "{$schema: draft-07, type: object} -> {$schema: 2020-12, type: object}",
+        "nothing to do when the SDK or converter upgrade was meant; check clients that validate with an older library"
     }
     "input.not-compared" Breaking {
         "part of the input schema was not compared (a depth or reference-chain limit)",
@@ -740,10 +746,16 @@ rules! {
         "keep the constraint, or publish {tool}_v2 and let clients move"
     }
     "output.resolution-changed" Breaking {
-        "how the output schema is read changed (`$schema` dialect or an embedded `$id`)",
-        "The dialect decides what keywords mean and an embedded resource's `$id` decides where its references point; the engine cannot prove clients still receive only what they expect.",
-        "{$schema: draft-07, ...} -> {$schema: 2020-12, ...}",
-        "keep the dialect and the resource ids, or check the change by hand and acknowledge it in contracts/migrations.toml"
+        "how the output schema is read changed (a `$schema` dialect the engine does not know, or an embedded `$id`)",
+        "An embedded resource's `$id` decides where its references point, and a custom meta-schema decides what its keywords mean; the engine cannot prove clients still receive only what they expect.",
+        "{properties: {a: {$id: \"https://example.com/a\"}}} -> {properties: {a: {$id: \"https://example.com/b\"}}}",
+        "keep the resource ids and a known dialect, or check the change by hand and acknowledge it in contracts/migrations.toml"
+    }
+    "output.dialect-changed" Behavioral {
+        "the output schema is written in another JSON Schema dialect (`$schema`)",
+        "Both sides were read as their own dialect means them and every difference in what clients can receive is reported at its keyword; the switch alone sends no client anything new. Clients that validate results with a library that does not know the new dialect may read the schema differently.",
+        "{$schema: draft-07, type: object} -> {$schema: 2020-12, type: object}",
+        "nothing to do when the SDK or converter upgrade was meant; check clients that validate with an older library"
     }
     "output.not-compared" Breaking {
         "part of the output schema was not compared (a depth or reference-chain limit)",

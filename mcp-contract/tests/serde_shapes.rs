@@ -553,18 +553,42 @@ fn changing_any_validation_keyword_is_reported() {
 }
 
 #[test]
-fn a_dialect_change_is_reported_and_an_equal_spelling_is_not() {
+fn a_dialect_change_is_judged_by_what_its_keywords_mean() {
+    // the switch alone, tuple `items` included: no breaking verdict
     let d7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"type": "array", "items": [{"type": "string"}]}}});
     let mut d20 = d7.clone();
     d20["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
-    let got = breaking_in(d7, d20.clone());
+    assert_eq!(breaking_in(d7.clone(), d20.clone()), vec![]);
+    let report = diff_surfaces(&tool(d7, None), &tool(d20.clone(), None));
+    let switch: Vec<_> = report
+        .changes
+        .iter()
+        .map(|c| (c.rule, c.pointer.as_str()))
+        .collect();
     assert_eq!(
-        got,
-        vec![("input.resolution-changed", "/inputSchema/$schema".into())]
+        switch,
+        vec![("input.dialect-changed", "/inputSchema/$schema")]
     );
     let mut none = d20.clone();
     none.as_object_mut().unwrap().remove("$schema");
     assert_eq!(breaking_in(none, d20), vec![]);
+    // a keyword beside `$ref` is ignored by draft-07 and applies in 2020-12:
+    // the switch narrows there, and is reported at the keyword
+    let beside = |schema: &str| {
+        json!({"$schema": schema, "type": "object", "properties": {"q": {"$ref": "#/definitions/S", "maxLength": 3}},
+            "definitions": {"S": {"type": "string"}}})
+    };
+    let got = breaking_in(
+        beside("http://json-schema.org/draft-07/schema#"),
+        beside("https://json-schema.org/draft/2020-12/schema"),
+    );
+    assert_eq!(
+        got,
+        vec![(
+            "input.length-narrowed",
+            "/inputSchema/properties/q/maxLength".into()
+        )]
+    );
 }
 
 #[test]

@@ -1,41 +1,62 @@
 //! Keywords that decide how the rest of a schema is read rather than what
-//! it accepts: `$schema` (the dialect: draft-07 reads `items`, `$ref`
-//! siblings and `dependencies` differently from 2020-12) and `$id` (the base
-//! against which an embedded resource's references resolve). `$anchor`,
-//! `$dynamicAnchor` and `$dynamicRef`/`$recursiveRef` need nothing here:
-//! references through them are followed and their targets compared.
+//! it accepts: `$schema` (the dialect) and `$id` (the base against which an
+//! embedded resource's references resolve). `$anchor`, `$dynamicAnchor`
+//! and `$dynamicRef`/`$recursiveRef` need nothing here: references through
+//! them are followed and their targets compared.
 //!
-//! A dialect that really changes, or an embedded resource that moves, is
-//! reported as breaking: the engine reads both sides with one dialect, so
-//! it says so instead of trusting that reading.
+//! Each side is read in its own dialect before it is compared
+//! ([`crate::schema::dialect`]), so a switch of `$schema` is judged by
+//! what its keywords then mean, at their places; the switch itself is
+//! reported as behavioral (a client's validator reads the new dialect).
+//! A dialect the engine does not know, or an embedded resource that moves,
+//! is reported as breaking: the engine cannot read it, so it says so.
 
 use serde_json::Value;
 
 use super::label;
-use super::schema::{Cx, Effect};
+use super::schema::{Cx, Direction, Effect};
+use super::Change;
+use crate::rules;
+use crate::schema::dialect::Dialect;
 use crate::schema::shape::Shape;
 
-/// MCP's default dialect for tool schemas.
-const DEFAULT_DIALECT: &str = "2020-12";
-
-/// The dialect a `$schema` URI names, by its draft (`http`/`https`,
-/// trailing `#` and the like do not matter).
-pub(crate) fn dialect(uri: &str) -> String {
-    for d in [
-        "2020-12", "2019-09", "draft-07", "draft-06", "draft-04", "draft-03",
-    ] {
-        if uri.contains(d) {
-            return d.to_string();
-        }
+/// The finding for a document whose dialect (`$schema` at its root) changed.
+pub(crate) fn dialect_switch(
+    old: &Dialect,
+    new: &Dialect,
+    dir: Direction,
+    tool: &str,
+    prefix: &str,
+) -> Option<Change> {
+    if old == new {
+        return None;
     }
-    uri.trim_end_matches('#').to_string()
-}
-
-fn dialect_at(s: &Shape<'_>, root: &Value) -> String {
-    s.get("$schema")
-        .or_else(|| root.get("$schema"))
-        .and_then(Value::as_str)
-        .map_or_else(|| DEFAULT_DIALECT.to_string(), dialect)
+    let place = label::describe(prefix, dir);
+    let unknown = matches!(old, Dialect::Unknown(_)) || matches!(new, Dialect::Unknown(_));
+    let (suffix, what) = if unknown {
+        ("resolution-changed", format!(
+            "{place} is now read as `{}` instead of `{}` (`$schema`), a dialect this engine does not know: it cannot prove the keywords keep their meaning",
+            new.name(),
+            old.name()
+        ))
+    } else {
+        ("dialect-changed", format!(
+            "{place} is now written in JSON Schema {} instead of {} (`$schema`); each side was compared as its own dialect means it, and every difference in accepted values is reported at its keyword",
+            new.name(),
+            old.name()
+        ))
+    };
+    let rule = rules::registered(&format!("{}.{suffix}", dir.namespace()));
+    let message = match rule.severity {
+        rules::Severity::Breaking | rules::Severity::Behavioral => {
+            format!("{what}; {}", rules::fix_for(rule, tool))
+        }
+        _ => what,
+    };
+    Some(
+        Change::new(rule.id, tool, format!("{prefix}/$schema"), message)
+            .with_from_to(old.name(), new.name()),
+    )
 }
 
 pub(crate) fn compare_resolution(
@@ -46,35 +67,6 @@ pub(crate) fn compare_resolution(
     flip: bool,
 ) {
     let place = label::describe(ptr, cx.dir);
-    if so.get("$schema") != sn.get("$schema") {
-        let (dold, dnew) = (dialect_at(so, cx.old_root), dialect_at(sn, cx.new_root));
-        if dold != dnew {
-            let what = format!(
-                "{place} is now read as JSON Schema {dnew} instead of {dold} (`$schema`): keywords such as `items`, `dependencies` and those beside `$ref` change meaning between dialects"
-            );
-            if let Some(c) = cx.emit(
-                "resolution-changed",
-                Effect::Changed,
-                flip,
-                &format!("{ptr}/$schema"),
-                None,
-                what,
-            ) {
-                c.detail.from = Some(dold);
-                c.detail.to = Some(dnew);
-            }
-        } else {
-            let what = format!("`$schema` of {place} is spelled differently (same dialect {dnew})");
-            cx.emit(
-                "annotation-changed",
-                Effect::Neutral,
-                flip,
-                ptr,
-                Some("$schema"),
-                what,
-            );
-        }
-    }
     let (io, inew) = (so.get("$id"), sn.get("$id"));
     if io != inew {
         let show = |v: Option<&Value>| v.map_or("none".to_string(), Value::to_string);

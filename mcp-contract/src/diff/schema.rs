@@ -111,8 +111,24 @@ pub(crate) fn compare_schemas(
     tool: &str,
     prefix: &str,
 ) -> Vec<Change> {
-    let old = default_null(old);
-    let new = default_null(new);
+    // each side read once in its own dialect, written as the one the
+    // comparator reads: a `$schema` switch alone changes nothing below
+    let old = crate::schema::dialect::normalize(default_null(old));
+    let new = crate::schema::dialect::normalize(default_null(new));
+    let switch = super::resolution::dialect_switch(&old.dialect, &new.dialect, dir, tool, prefix);
+    let mut out = compare_documents(&old.doc, &new.doc, dir, tool, prefix);
+    out.extend(switch);
+    out
+}
+
+/// [`compare_schemas`] on documents already in the comparator's dialect.
+fn compare_documents(
+    old: &Value,
+    new: &Value,
+    dir: Direction,
+    tool: &str,
+    prefix: &str,
+) -> Vec<Change> {
     // Equal documents whose references all resolve (or are remote) accept
     // the same values: the comparator would stop at the root (see
     // `RefEquiv::same`), so it is not set up. Most tools of a diff are unchanged.

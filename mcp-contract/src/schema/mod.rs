@@ -3,6 +3,7 @@
 //! and a normalized view of one schema node ([`shape`]) in which references,
 //! nullable spellings and mergeable `allOf`s no longer differ by form.
 
+pub mod dialect;
 pub mod equiv;
 pub mod numeric;
 #[cfg(feature = "gate")] // `pattern` inclusion: the engine only

@@ -1,0 +1,613 @@
+//! Reads a schema document once as its dialect means it and writes it in
+//! the one dialect the comparator reads (2020-12), with spellings that
+//! accept the same values made equal. Everything after this step compares
+//! meanings, so an SDK upgrade that only switches `$schema` (draft-07 →
+//! 2020-12) or respells a bound is no change.
+//!
+//! Per dialect (a document without `$schema` follows MCP's default, 2020-12;
+//! a nested `$schema` switches the dialect for its subtree):
+//! - draft-04/06/07: keywords beside `$ref` are ignored (only containers
+//!   other references may point into, and annotations, are kept);
+//!   `dependencies` splits into `dependentRequired` and `dependentSchemas`;
+//! - draft-04: boolean `exclusiveMinimum`/`exclusiveMaximum` become the
+//!   numeric forms, `id` becomes `$id` (or `$anchor` for `#name`);
+//! - array-form `items` (before 2020-12; written anyway by converters that
+//!   leave `$schema` out) becomes `prefixItems`, and `additionalItems`
+//!   becomes `items`.
+//!
+//! In every dialect:
+//! - a number written with a zero fraction is the integer it equals
+//!   (`1.0` is `1`), in bounds and in `enum`/`const` values alike;
+//! - on an integer-only node, exclusive and fractional bounds become the
+//!   inclusive integer bounds they allow (`exclusiveMinimum: 0` is
+//!   `minimum: 1`);
+//! - `additionalProperties: true` (and `items`/`additionalItems: true`) is
+//!   dropped, as absent, unless the document uses `unevaluated*` (which
+//!   reads what those keywords evaluated);
+//! - `$schema` is taken off every node: the dialect is kept beside the
+//!   document ([`Normalized::dialect`]).
+//!
+//! References that pointed into a renamed keyword are rewritten to its new
+//! place. The walk is bounded by [`MAX_DEPTH`]; deeper nodes stay as written
+//! (the comparator reports its own depth limit there).
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Number, Value};
+
+use super::numeric::Num;
+
+/// Deepest nesting the normalizer rewrites.
+const MAX_DEPTH: usize = 256;
+
+/// A JSON Schema dialect, by the draft its `$schema` names.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dialect {
+    Draft3,
+    Draft4,
+    Draft6,
+    Draft7,
+    Draft2019,
+    Draft2020,
+    /// A `$schema` naming no draft this engine knows (a custom meta-schema):
+    /// read as 2020-12, and a switch to or from it is reported as such.
+    Unknown(String),
+}
+
+impl Dialect {
+    /// The dialect a `$schema` URI names (`http`/`https`, a trailing `#`
+    /// and the like do not matter).
+    pub fn from_uri(uri: &str) -> Dialect {
+        let known = [
+            ("2020-12", Dialect::Draft2020),
+            ("2019-09", Dialect::Draft2019),
+            ("draft-07", Dialect::Draft7),
+            ("draft-06", Dialect::Draft6),
+            ("draft-04", Dialect::Draft4),
+            ("draft-03", Dialect::Draft3),
+        ];
+        known
+            .into_iter()
+            .find(|(d, _)| uri.contains(d))
+            .map(|(_, d)| d)
+            .unwrap_or_else(|| Dialect::Unknown(uri.trim_end_matches('#').to_string()))
+    }
+
+    /// The dialect of a document: its root `$schema`, or MCP's default.
+    pub fn of_document(doc: &Value) -> Dialect {
+        doc.get("$schema")
+            .and_then(Value::as_str)
+            .map_or(Dialect::Draft2020, Dialect::from_uri)
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Dialect::Draft3 => "draft-03",
+            Dialect::Draft4 => "draft-04",
+            Dialect::Draft6 => "draft-06",
+            Dialect::Draft7 => "draft-07",
+            Dialect::Draft2019 => "2019-09",
+            Dialect::Draft2020 => "2020-12",
+            Dialect::Unknown(uri) => uri,
+        }
+    }
+
+    /// Keywords beside `$ref` are ignored (draft-07 and before).
+    fn ref_overrides_siblings(&self) -> bool {
+        matches!(
+            self,
+            Dialect::Draft3 | Dialect::Draft4 | Dialect::Draft6 | Dialect::Draft7
+        )
+    }
+
+    fn boolean_exclusives(&self) -> bool {
+        matches!(self, Dialect::Draft3 | Dialect::Draft4)
+    }
+}
+
+/// A schema document read in its dialect and written as 2020-12.
+#[derive(Debug, Clone)]
+pub struct Normalized<'a> {
+    pub doc: Cow<'a, Value>,
+    /// The dialect the document declared (at its root).
+    pub dialect: Dialect,
+}
+
+/// Keywords whose value is one schema.
+const ONE_SCHEMA: &[&str] = &[
+    "additionalProperties",
+    "additionalItems",
+    "items",
+    "contains",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contentSchema",
+];
+/// Keywords whose value is a list of schemas.
+const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords that stay beside a draft-07 `$ref` although the dialect ignores
+/// them for validation: containers other references point into, and
+/// annotations (reported, never validated).
+const KEPT_BESIDE_REF: &[&str] = &["$ref", "definitions", "$defs"];
+
+/// Normalizes a schema document (see the module doc).
+pub fn normalize(doc: &Value) -> Normalized<'_> {
+    let dialect = Dialect::of_document(doc);
+    let mut w = Walk {
+        keep_true: uses_unevaluated(doc, 0),
+        moved: vec![],
+        changed: false,
+    };
+    let mut out = doc.clone();
+    w.node(&mut out, &dialect, "", 0);
+    if !w.moved.is_empty() {
+        rewrite_refs(&mut out, &w.moved, 0);
+    }
+    let doc = if w.changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(doc)
+    };
+    Normalized { doc, dialect }
+}
+
+struct Walk {
+    /// The document reads evaluation results (`unevaluated*`): `true`
+    /// schemas that evaluate must stay.
+    keep_true: bool,
+    /// Pointers moved by a renamed keyword: (old prefix, new prefix).
+    moved: Vec<(String, String)>,
+    changed: bool,
+}
+
+impl Walk {
+    fn node(&mut self, v: &mut Value, outer: &Dialect, ptr: &str, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let Value::Object(m) = v else { return };
+        let own = m
+            .get("$schema")
+            .and_then(Value::as_str)
+            .map(Dialect::from_uri);
+        let d = own.as_ref().unwrap_or(outer);
+        if m.remove("$schema").is_some() {
+            self.changed = true;
+        }
+        if d.ref_overrides_siblings() && m.contains_key("$ref") {
+            let before = m.len();
+            m.retain(|k, _| {
+                KEPT_BESIDE_REF.contains(&k.as_str())
+                    || k.starts_with("x-")
+                    || (super::ANNOTATION_KEYWORDS.contains(&k.as_str()) && k != "$id")
+            });
+            self.changed |= m.len() != before;
+        }
+        if d.boolean_exclusives() {
+            self.draft4(m);
+        }
+        // (2020-12 has no array form of `items`: where one is written
+        // anyway, as converters without `$schema` do, the tuple it was
+        // meant as is the only reading)
+        self.tuple_items(m, ptr);
+        if d.ref_overrides_siblings() {
+            self.dependencies(m, ptr);
+        }
+        self.numbers(m);
+        if !self.keep_true {
+            for k in ["additionalProperties", "items", "additionalItems"] {
+                if m.get(k) == Some(&Value::Bool(true)) {
+                    m.remove(k);
+                    self.changed = true;
+                }
+            }
+        }
+        for (k, child) in m.iter_mut() {
+            let at = || format!("{ptr}/{}", escape(k));
+            if ONE_SCHEMA.contains(&k.as_str()) {
+                self.node(child, d, &at(), depth + 1);
+            } else if SCHEMA_LISTS.contains(&k.as_str()) {
+                if let Value::Array(a) = child {
+                    let base = at();
+                    for (i, x) in a.iter_mut().enumerate() {
+                        self.node(x, d, &format!("{base}/{i}"), depth + 1);
+                    }
+                }
+            } else if super::NAMED_SCHEMA_KEYWORDS.contains(&k.as_str()) {
+                if let Value::Object(named) = child {
+                    let base = at();
+                    for (name, x) in named.iter_mut() {
+                        self.node(x, d, &format!("{base}/{}", escape(name)), depth + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// draft-04: `exclusiveMinimum: true` beside `minimum: m` is
+    /// `exclusiveMinimum: m`; `false` (or `true` alone) says nothing. `id`
+    /// is `$id`, or `$anchor` for a plain name.
+    fn draft4(&mut self, m: &mut Map<String, Value>) {
+        for (inclusive, exclusive) in [
+            ("minimum", "exclusiveMinimum"),
+            ("maximum", "exclusiveMaximum"),
+        ] {
+            let Some(Value::Bool(b)) = m.get(exclusive).cloned() else {
+                continue;
+            };
+            m.remove(exclusive);
+            if b {
+                if let Some(bound) = m.remove(inclusive) {
+                    m.insert(exclusive.into(), bound);
+                }
+            }
+            self.changed = true;
+        }
+        if let Some(Value::String(id)) = m.get("id").cloned() {
+            if !m.contains_key("$id") && !m.contains_key("$anchor") {
+                m.remove("id");
+                match id.strip_prefix('#') {
+                    Some(name) if !name.is_empty() && !name.contains('/') => {
+                        m.insert("$anchor".into(), Value::String(name.into()));
+                    }
+                    _ => {
+                        m.insert("$id".into(), Value::String(id));
+                    }
+                }
+                self.changed = true;
+            }
+        }
+    }
+
+    /// Array-form `items` is `prefixItems`; `additionalItems` then applies
+    /// to the rest (2020-12's `items`), and is ignored without it.
+    fn tuple_items(&mut self, m: &mut Map<String, Value>, ptr: &str) {
+        if matches!(m.get("items"), Some(Value::Array(_))) && !m.contains_key("prefixItems") {
+            let tuple = m.remove("items").unwrap_or_default();
+            m.insert("prefixItems".into(), tuple);
+            self.moved
+                .push((format!("{ptr}/items"), format!("{ptr}/prefixItems")));
+            if let Some(rest) = m.remove("additionalItems") {
+                m.insert("items".into(), rest);
+                self.moved
+                    .push((format!("{ptr}/additionalItems"), format!("{ptr}/items")));
+            }
+            self.changed = true;
+        } else if m.remove("additionalItems").is_some() {
+            self.changed = true;
+        }
+    }
+
+    /// `dependencies` maps a name to required names or to a schema.
+    fn dependencies(&mut self, m: &mut Map<String, Value>, ptr: &str) {
+        let Some(Value::Object(deps)) = m.get("dependencies").cloned() else {
+            return;
+        };
+        m.remove("dependencies");
+        for (name, dep) in deps {
+            let (kw, value) = match dep {
+                Value::Array(_) => ("dependentRequired", dep),
+                schema => ("dependentSchemas", schema),
+            };
+            let from = format!("{ptr}/dependencies/{}", escape(&name));
+            let to = format!("{ptr}/{kw}/{}", escape(&name));
+            self.moved.push((from, to));
+            if let Value::Object(target) = m.entry(kw).or_insert_with(|| Value::Object(Map::new()))
+            {
+                target.entry(name).or_insert(value);
+            }
+        }
+        self.changed = true;
+    }
+
+    /// Integral spellings of numbers, and integer-only bounds made inclusive.
+    fn numbers(&mut self, m: &mut Map<String, Value>) {
+        for k in [
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minLength",
+            "maxLength",
+            "minItems",
+            "maxItems",
+            "minProperties",
+            "maxProperties",
+            "minContains",
+            "maxContains",
+        ] {
+            if let Some(x) = m.get_mut(k) {
+                self.changed |= integral(x);
+            }
+        }
+        for k in ["enum", "const"] {
+            if let Some(x) = m.get_mut(k) {
+                self.changed |= integral_data(x, 0);
+            }
+        }
+        if integer_only(m.get("type")) {
+            self.integer_bounds(m);
+        }
+    }
+
+    fn integer_bounds(&mut self, m: &mut Map<String, Value>) {
+        for lower in [true, false] {
+            let (inclusive, exclusive) = if lower {
+                ("minimum", "exclusiveMinimum")
+            } else {
+                ("maximum", "exclusiveMaximum")
+            };
+            // the tightest integer each keyword allows
+            let step = |v: &Value, excl: bool| -> Option<i128> {
+                let n = Num::from_value(v)?;
+                let i = match n {
+                    Num::Int(i) if excl => {
+                        if lower {
+                            i + 1
+                        } else {
+                            i - 1
+                        }
+                    }
+                    Num::Int(i) => i,
+                    Num::Float(f) => {
+                        let r = if lower { f.floor() } else { f.ceil() };
+                        if r.abs() >= 1e30 {
+                            return None;
+                        }
+                        let r = r as i128;
+                        match (lower, excl || r as f64 != f) {
+                            (true, true) if (r as f64) <= f => r + 1,
+                            (false, true) if (r as f64) >= f => r - 1,
+                            _ => r,
+                        }
+                    }
+                };
+                Some(i)
+            };
+            let inc = m.get(inclusive).map(|v| step(v, false));
+            let exc = m.get(exclusive).map(|v| step(v, true));
+            if inc == Some(None) || exc == Some(None) || (inc.is_none() && exc.is_none()) {
+                continue;
+            }
+            let bound = [inc.flatten(), exc.flatten()]
+                .into_iter()
+                .flatten()
+                .reduce(|a, b| if lower { a.max(b) } else { a.min(b) });
+            let Some(number) = bound.and_then(int_number) else {
+                continue;
+            };
+            let new = Value::Number(number);
+            if m.get(inclusive) != Some(&new) || m.contains_key(exclusive) {
+                m.remove(exclusive);
+                m.insert(inclusive.into(), new);
+                self.changed = true;
+            }
+        }
+    }
+}
+
+/// `type` admits numbers only as integers (`"integer"`, or a list with
+/// `"integer"` and no `"number"`).
+fn integer_only(t: Option<&Value>) -> bool {
+    match t {
+        Some(Value::String(s)) => s == "integer",
+        Some(Value::Array(a)) => {
+            a.iter().any(|t| t == "integer") && !a.iter().any(|t| t == "number")
+        }
+        _ => false,
+    }
+}
+
+fn int_number(i: i128) -> Option<Number> {
+    if let Ok(x) = i64::try_from(i) {
+        Some(Number::from(x))
+    } else {
+        u64::try_from(i).ok().map(Number::from)
+    }
+}
+
+/// A float with no fraction that an `i64`/`u64` holds becomes that integer.
+fn integral(v: &mut Value) -> bool {
+    let Value::Number(n) = v else { return false };
+    if !n.is_f64() {
+        return false;
+    }
+    let Some(f) = n.as_f64() else { return false };
+    if f.fract() != 0.0 || !f.is_finite() || f.abs() >= 1.8e19 {
+        return false;
+    }
+    match int_number(f as i128) {
+        Some(i) => {
+            *v = Value::Number(i);
+            true
+        }
+        None => false,
+    }
+}
+
+/// [`integral`] for every number inside a data value.
+fn integral_data(v: &mut Value, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match v {
+        Value::Number(_) => integral(v),
+        Value::Array(a) => a
+            .iter_mut()
+            .fold(false, |acc, x| integral_data(x, depth + 1) | acc),
+        Value::Object(m) => m
+            .values_mut()
+            .fold(false, |acc, x| integral_data(x, depth + 1) | acc),
+        _ => false,
+    }
+}
+
+fn uses_unevaluated(v: &Value, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return true;
+    }
+    match v {
+        Value::Object(m) => m.iter().any(|(k, x)| {
+            k == "unevaluatedProperties"
+                || k == "unevaluatedItems"
+                || uses_unevaluated(x, depth + 1)
+        }),
+        Value::Array(a) => a.iter().any(|x| uses_unevaluated(x, depth + 1)),
+        _ => false,
+    }
+}
+
+fn escape(k: &str) -> Cow<'_, str> {
+    if k.contains(['~', '/']) {
+        Cow::Owned(k.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(k)
+    }
+}
+
+/// Points every local reference into a moved keyword at its new place.
+fn rewrite_refs(v: &mut Value, moved: &[(String, String)], depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                if k == "$ref" {
+                    if let Value::String(r) = x {
+                        if let Some(p) = r.strip_prefix('#') {
+                            if let Some(new) = moved_pointer(p, moved) {
+                                *r = format!("#{new}");
+                            }
+                        }
+                    }
+                } else if !super::DATA_KEYWORDS.contains(&k.as_str()) {
+                    rewrite_refs(x, moved, depth + 1);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| rewrite_refs(x, moved, depth + 1)),
+        _ => {}
+    }
+}
+
+fn moved_pointer(p: &str, moved: &[(String, String)]) -> Option<String> {
+    // the longest moved prefix first: nested moves apply inside out
+    let mut p = p.to_string();
+    let mut any = false;
+    let mut sorted: Vec<&(String, String)> = moved.iter().collect();
+    sorted.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+    for (from, to) in sorted {
+        if p == *from || p.starts_with(&format!("{from}/")) {
+            p = format!("{to}{}", &p[from.len()..]);
+            any = true;
+        }
+    }
+    any.then_some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn norm(v: Value) -> Value {
+        normalize(&v).doc.into_owned()
+    }
+
+    #[test]
+    fn a_schema_switch_alone_is_no_change() {
+        let old =
+            json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+        let mut new = old.clone();
+        new["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+        assert_eq!(norm(new.clone()), old);
+        assert_eq!(normalize(&new).dialect, Dialect::Draft7);
+        assert_eq!(normalize(&old).dialect, Dialect::Draft2020);
+    }
+
+    #[test]
+    fn draft07_ignores_siblings_of_ref_and_keeps_definitions() {
+        let doc = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "$ref": "#/definitions/A", "maxLength": 3, "description": "d",
+            "definitions": {"A": {"type": "string"}}});
+        assert_eq!(
+            norm(doc),
+            json!({"$ref": "#/definitions/A", "description": "d", "definitions": {"A": {"type": "string"}}})
+        );
+        // 2020-12 keeps them: they apply beside the reference
+        let doc = json!({"$ref": "#/$defs/A", "maxLength": 3, "$defs": {"A": {"type": "string"}}});
+        assert_eq!(norm(doc.clone()), doc);
+    }
+
+    #[test]
+    fn tuple_items_and_dependencies_become_2020_12_keywords() {
+        let doc = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "array", "items": [{"type": "string"}], "additionalItems": false,
+            "dependencies": {"a": ["b"], "c": {"required": ["d"]}},
+            "properties": {"r": {"$ref": "#/items/0"}}});
+        assert_eq!(
+            norm(doc),
+            json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false,
+                "dependentRequired": {"a": ["b"]}, "dependentSchemas": {"c": {"required": ["d"]}},
+                "properties": {"r": {"$ref": "#/prefixItems/0"}}})
+        );
+    }
+
+    #[test]
+    fn draft04_boolean_exclusives_and_plain_name_ids() {
+        let doc = json!({"$schema": "http://json-schema.org/draft-04/schema#",
+            "type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 9, "exclusiveMaximum": false,
+            "definitions": {"f": {"id": "#foo", "type": "string"}}});
+        assert_eq!(
+            norm(doc),
+            json!({"type": "number", "exclusiveMinimum": 0, "maximum": 9,
+                "definitions": {"f": {"$anchor": "foo", "type": "string"}}})
+        );
+    }
+
+    #[test]
+    fn integer_bounds_and_numbers_are_read_exactly() {
+        assert_eq!(
+            norm(json!({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 1000000})),
+            json!({"type": "integer", "minimum": 1, "maximum": 999999})
+        );
+        assert_eq!(
+            norm(json!({"type": "integer", "minimum": 0.5, "maximum": 2.5})),
+            json!({"type": "integer", "minimum": 1, "maximum": 2})
+        );
+        assert_eq!(
+            norm(json!({"type": "integer", "exclusiveMinimum": 1.5, "minimum": 0})),
+            json!({"type": "integer", "minimum": 2})
+        );
+        assert_eq!(
+            norm(json!({"enum": [1.0, 2.5, [3.0]], "const": 1.0, "multipleOf": 2.0})),
+            json!({"enum": [1, 2.5, [3]], "const": 1, "multipleOf": 2})
+        );
+        // a number type keeps exclusive bounds (1.5 is between 1 and 2)
+        let n = json!({"type": "number", "exclusiveMinimum": 1});
+        assert_eq!(norm(n.clone()), n);
+        let big = json!({"type": "integer", "exclusiveMinimum": 9007199254740992u64});
+        assert_eq!(
+            norm(big),
+            json!({"type": "integer", "minimum": 9007199254740993u64})
+        );
+    }
+
+    #[test]
+    fn true_schemas_drop_unless_evaluation_is_read() {
+        assert_eq!(
+            norm(json!({"type": "object", "additionalProperties": true})),
+            json!({"type": "object"})
+        );
+        let kept =
+            json!({"allOf": [{"additionalProperties": true}], "unevaluatedProperties": false});
+        assert_eq!(norm(kept.clone()), kept);
+    }
+}
