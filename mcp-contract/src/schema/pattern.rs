@@ -172,14 +172,22 @@ pub fn translate(p: &str) -> Result<String, String> {
     let chars: Vec<char> = p.chars().collect();
     let mut i = 0;
     let mut in_class = false;
+    // inside a class: the last thing read can start a range (`a` of `a-z`),
+    // and a range operator waits for its end
+    let mut atom_before = false;
+    let mut range_open = false;
     while i < chars.len() {
         let c = chars[i];
+        // what this step reads inside a class: a single character (an
+        // atom), a set (`\d`), or neither
+        let mut class_item = None;
         match c {
             '\\' => {
                 let Some(&e) = chars.get(i + 1) else {
                     return unsupported("a trailing backslash");
                 };
                 i += 1;
+                class_item = Some(!matches!(e, 'd' | 'D' | 'w' | 'W' | 's' | 'S'));
                 match (e, in_class) {
                     ('d', false) => out.push_str("[0-9]"),
                     ('d', true) => out.push_str("0-9"),
@@ -234,6 +242,7 @@ pub fn translate(p: &str) -> Result<String, String> {
             }
             '[' if !in_class => {
                 in_class = true;
+                (atom_before, range_open) = (false, false);
                 out.push('[');
                 if chars.get(i + 1) == Some(&'^') {
                     out.push('^');
@@ -247,9 +256,22 @@ pub fn translate(p: &str) -> Result<String, String> {
                 in_class = false;
                 out.push(']');
             }
-            '[' | '&' | '~' if in_class => {
+            // ECMA reads `-` as a range operator only between two single
+            // characters; anywhere else it is itself (regex-syntax reads
+            // `--` as class difference, so a literal one is escaped)
+            '-' if in_class
+                && atom_before
+                && !range_open
+                && chars.get(i + 1).is_some_and(|&n| n != ']') =>
+            {
+                out.push('-');
+                range_open = true;
+                atom_before = false;
+            }
+            '[' | '&' | '~' | '-' if in_class => {
                 out.push('\\');
                 out.push(c);
+                class_item = Some(true);
             }
             '.' if !in_class => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
             '(' if !in_class => {
@@ -263,7 +285,17 @@ pub fn translate(p: &str) -> Result<String, String> {
                 }
                 out.push('(');
             }
-            _ => out.push(c),
+            _ => {
+                out.push(c);
+                class_item = Some(true);
+            }
+        }
+        if in_class {
+            if let Some(single) = class_item {
+                // a range's end completes it: it starts no other range
+                atom_before = single && !range_open;
+                range_open = false;
+            }
         }
         i += 1;
     }
@@ -328,6 +360,40 @@ mod tests {
         let dot = Compiled::new(Some("^.$")).unwrap();
         assert!(dot.is_match("é"));
         assert!(!dot.is_match("\n"));
+    }
+
+    /// A `-` is a range operator only between two single characters:
+    /// `[+--]` is `+` through `-`, and `[a-z--x]` adds `-` through `x`
+    /// (digits among them) to `a-z`.
+    #[test]
+    fn dashes_in_classes_mean_what_ecma_says() {
+        let plus_to_dash = Compiled::new(Some("^[+--]$")).unwrap();
+        for ok in ["+", ",", "-"] {
+            assert!(plus_to_dash.is_match(ok), "{ok}");
+        }
+        assert!(!plus_to_dash.is_match("a"));
+        assert!(matches!(
+            includes(Some("^[+--]$"), Some("^[+]$")),
+            Inclusion::NotIncluded(_)
+        ));
+        let wide = Compiled::new(Some("^[a-z--x]+$")).unwrap();
+        assert!(wide.is_match("0"));
+        assert!(wide.is_match("q-"));
+        assert!(matches!(
+            includes(Some("^[a-z--x]+$"), Some("^[a-z]+$")),
+            Inclusion::NotIncluded(_)
+        ));
+        for (p, yes, no) in [
+            ("^[-a]$", "-", "b"),
+            ("^[a-]$", "-", "b"),
+            ("^[a-c-e]$", "-", "d"),
+            ("^[\\d-z]$", "-", "y"),
+            ("^[--/]$", ".", "0"),
+        ] {
+            let c = Compiled::new(Some(p)).unwrap();
+            assert!(c.is_match(yes), "{p} must match {yes}");
+            assert!(!c.is_match(no), "{p} must not match {no}");
+        }
     }
 
     #[test]
