@@ -27,7 +27,9 @@
 //! "contained". `WRAP(S)` is `{"type": "object", "properties": {"x": S},
 //! "required": ["x"]}` (a boolean `S` is put in as is) with `S`'s root
 //! `$defs`, `definitions`, `$id` and `$schema` (draft 4: also a non-fragment
-//! `id`) hoisted to the wrapper root; draft 4 wrappers also get
+//! `id`) hoisted to the wrapper root — except a schema with its own `$id`
+//! (draft 4: `id`), which stays whole where it stands as an embedded
+//! resource, its references resolving against it; draft 4 wrappers also get
 //! `"$schema": "http://json-schema.org/draft-04/schema#"` unless `S` brings
 //! its own. Because the suite's schemas point into their own root (`"$ref":
 //! "#"`, `"#/anyOf/0"`, `"#/properties/foo"`), local references that do not
@@ -472,7 +474,20 @@ fn wrap(s: &Value, dialect: Draft, rewrite_refs: bool) -> Value {
     let inner = match s {
         Value::Object(m) => {
             let mut m = m.clone();
-            for key in ["$defs", "definitions", "$id", "$schema", "id"] {
+            // a schema with its own base URI is an embedded resource where
+            // it stands: its references resolve against it, so it keeps its
+            // `$defs` and references as written
+            let resource = m.contains_key("$id")
+                || (dialect == Draft::Draft4
+                    && m.get("id")
+                        .and_then(Value::as_str)
+                        .is_some_and(|id| !id.starts_with('#')));
+            let keys: &[&str] = if resource {
+                &["$schema"]
+            } else {
+                &["$defs", "definitions", "$id", "$schema", "id"]
+            };
+            for &key in keys {
                 let hoist = match (key, m.get(key)) {
                     (_, None) => false,
                     // draft 4's `id`; a fragment (`"#foo"`) names a place
@@ -490,7 +505,7 @@ fn wrap(s: &Value, dialect: Draft, rewrite_refs: bool) -> Value {
                 }
             }
             let mut inner = Value::Object(m);
-            if rewrite_refs {
+            if rewrite_refs && !resource {
                 let hoisted: Vec<&str> = ["$defs", "definitions"]
                     .into_iter()
                     .filter(|k| root.contains_key(*k))
@@ -560,6 +575,10 @@ fn map_refs(v: &mut Value, f: &mut dyn FnMut(&str) -> Option<String>) {
                         }
                         continue;
                     }
+                }
+                // (an embedded resource: its references resolve against its `$id`)
+                if child.get("$id").is_some() {
+                    continue;
                 }
                 map_refs(child, f);
             }

@@ -286,11 +286,19 @@ pub(crate) fn tool_from_map(
         ("outputSchema", output_schema.as_ref()),
     ] {
         if let Some(schema) = schema {
-            refs::validate(schema).map_err(|e| {
-                InputError::new(file, format!("tool `{name}`: {}", e.message))
-                    .at(format!("{at}/{key}{}", e.pointer))
-                    .fix(e.fix)
-            })?;
+            // a reference that does not resolve as written may as the
+            // comparator reads the document (in its dialect, references
+            // against embedded `$id`s made pointers)
+            refs::validate(schema)
+                .or_else(|e| {
+                    let read = crate::schema::dialect::normalize(schema);
+                    refs::validate(&read.doc).map_err(|_| e)
+                })
+                .map_err(|e| {
+                    InputError::new(file, format!("tool `{name}`: {}", e.message))
+                        .at(format!("{at}/{key}{}", e.pointer))
+                        .fix(e.fix)
+                })?;
         }
     }
     if !input_root_admits_object(&input_schema) {

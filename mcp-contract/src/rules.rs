@@ -463,10 +463,10 @@ rules! {
         "nothing to do; make sure the handler copes with the calls the constraint used to reject"
     }
     "input.resolution-changed" Breaking {
-        "how the input schema is read changed (a `$schema` dialect the engine does not know, or an embedded `$id`)",
-        "An embedded resource's `$id` decides where its references point, and a custom meta-schema decides what its keywords mean; the engine cannot read either, so it cannot prove old calls stay valid.",
-        "{properties: {a: {$id: \"https://example.com/a\"}}} -> {properties: {a: {$id: \"https://example.com/b\"}}}",
-        "keep the resource ids and a known dialect, or check the change by hand and acknowledge it in contracts/migrations.toml"
+        "the input schema is now read in a `$schema` dialect the engine does not know",
+        "A custom meta-schema decides what its keywords mean; the engine cannot read it, so it cannot prove old calls stay valid.",
+        "{type: object} -> {$schema: \"https://example.com/custom-meta-schema\", type: object}",
+        "keep a known dialect (draft-04 to 2020-12), or check the change by hand and acknowledge it in contracts/migrations.toml"
     }
     "input.dialect-changed" Behavioral {
         "the input schema is written in another JSON Schema dialect (`$schema`)",
@@ -576,6 +576,12 @@ rules! {
         "Clients that read the field get nothing where they expected a value.",
         "properties: {id, url} -> properties: {id}",
         "keep returning the field (deprecated) until clients migrate, or publish {tool}_v2"
+    }
+    "output.optional-property-removed" Behavioral {
+        "an optional output field of a closed object was removed",
+        "The object allows no other fields, so the field can no longer arrive at all; clients had to cope with its absence already, so none breaks, but those that used it when present lose that information.",
+        "{properties: {id, note}, required: [id], additionalProperties: false} -> {properties: {id}, required: [id], additionalProperties: false}",
+        "nothing to do; tell the clients that used the field"
     }
     "output.property-added" Additive {
         "an output field was added",
@@ -746,10 +752,10 @@ rules! {
         "keep the constraint, or publish {tool}_v2 and let clients move"
     }
     "output.resolution-changed" Breaking {
-        "how the output schema is read changed (a `$schema` dialect the engine does not know, or an embedded `$id`)",
-        "An embedded resource's `$id` decides where its references point, and a custom meta-schema decides what its keywords mean; the engine cannot prove clients still receive only what they expect.",
-        "{properties: {a: {$id: \"https://example.com/a\"}}} -> {properties: {a: {$id: \"https://example.com/b\"}}}",
-        "keep the resource ids and a known dialect, or check the change by hand and acknowledge it in contracts/migrations.toml"
+        "the output schema is now read in a `$schema` dialect the engine does not know",
+        "A custom meta-schema decides what its keywords mean; the engine cannot read it, so it cannot prove clients still receive only what they expect.",
+        "{type: object} -> {$schema: \"https://example.com/custom-meta-schema\", type: object}",
+        "keep a known dialect (draft-04 to 2020-12), or check the change by hand and acknowledge it in contracts/migrations.toml"
     }
     "output.dialect-changed" Behavioral {
         "the output schema is written in another JSON Schema dialect (`$schema`)",

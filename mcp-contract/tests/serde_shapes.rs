@@ -939,11 +939,14 @@ fn a_branch_is_covered_type_by_type() {
 #[test]
 fn a_type_split_keeps_the_policy_for_objects_that_take_any_key() {
     // `{"not": ...}` says nothing of objects: it takes any key, so a
-    // property declared there constrains what callers could send
-    let old = prop(json!({"anyOf": [{"type": "string"}, {"not": {"type": "string"}}]}));
+    // property declared there constrains what callers could send (the
+    // negated branch is not the other one's complement, which would make
+    // the `anyOf` say nothing at all)
+    let old =
+        prop(json!({"anyOf": [{"type": "string"}, {"not": {"type": "string", "maxLength": 3}}]}));
     let new = prop(json!({"anyOf": [
         {"type": "string"},
-        {"not": {"type": "string"}, "properties": {"b": {"type": "number"}}}
+        {"not": {"type": "string", "maxLength": 3}, "properties": {"b": {"type": "number"}}}
     ]}));
     assert!(breaking_in(old, new)
         .iter()

@@ -163,9 +163,16 @@ pub fn run(args: Args) -> u8 {
         }
         let surfaces =
             (!args.no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
+        let started = std::time::Instant::now();
         let mut outcome = check::run(input);
         if let Some((baseline, candidate)) = surfaces {
-            attach_witnesses(&mut outcome, baseline.unwrap_or_default(), &candidate);
+            let opts = witness::Options::after_diff(started.elapsed());
+            attach_witnesses(
+                &mut outcome,
+                baseline.unwrap_or_default(),
+                &candidate,
+                &opts,
+            );
         }
         if args.write_fixtures {
             if let Err(code) = write_fixtures(path, &outcome) {
@@ -289,15 +296,11 @@ fn attach_witnesses(
     outcome: &mut check::CheckOutcome,
     baseline: mcp_contract::Surface,
     candidate: &mcp_contract::Surface,
+    opts: &witness::Options,
 ) {
     let mut changes: Vec<mcp_contract::Change> =
         outcome.changes.iter().map(|g| g.change.clone()).collect();
-    witness::attach_changes(
-        &mut changes,
-        &baseline,
-        candidate,
-        &witness::Options::default(),
-    );
+    witness::attach_changes(&mut changes, &baseline, candidate, opts);
     for (g, c) in outcome.changes.iter_mut().zip(changes) {
         g.change = c;
     }

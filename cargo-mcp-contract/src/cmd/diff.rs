@@ -32,9 +32,11 @@ pub fn run(args: Args) -> u8 {
         Ok(s) => s,
         Err(e) => return output::input_error(&e),
     };
+    let started = std::time::Instant::now();
     let mut report = diff_surfaces(&old, &new);
     if !args.no_witness {
-        witness::attach(&mut report, &old, &new, &witness::Options::default());
+        let opts = witness::Options::after_diff(started.elapsed());
+        witness::attach(&mut report, &old, &new, &opts);
     }
     match args.format {
         Format::Human => print!(

@@ -46,7 +46,20 @@ pub(crate) fn compare_alternatives(
         one_of_overlap(cx, &olds, &news, (ko, kn), all, ptr, flip);
         return true;
     }
-    // Each keyword is its own conjunct; an absent one is `[{}]`.
+    // Each keyword is its own conjunct; an absent one is `[{}]`. The
+    // node's own declarations hold in every branch: a branch that declares
+    // a name the node declared constrains what callers could send.
+    let outer = cx.level_decls.clone();
+    if let Some(props) = so.get("properties").and_then(Value::as_object) {
+        let mut level = outer.as_deref().cloned().unwrap_or_default();
+        for (name, decl) in props {
+            let mine = level.entry(name.clone()).or_default();
+            if !mine.contains(decl) {
+                mine.push(decl.clone());
+            }
+        }
+        cx.level_decls = Some(Rc::new(level));
+    }
     let mut kws = ko.clone();
     kws.extend(kn.iter().filter(|k| !ko.contains(k)));
     for kw in kws {
@@ -74,6 +87,7 @@ pub(crate) fn compare_alternatives(
             one_of_overlap(cx, &olds, &news, kws, node, ptr, flip);
         }
     }
+    cx.level_decls = outer;
     false
 }
 
@@ -337,6 +351,7 @@ fn within_types(
     };
     let mut trial = cx.trial_in(dir);
     trial.cmp(&restrict(old), &restrict(new), ptr, false);
+    cx.absorb(&trial);
     exactly_within(&trial)
 }
 
@@ -794,6 +809,7 @@ fn same_meaning(cx: &mut Cx<'_>, old: &Value, new: &Value, ptr: &str) -> bool {
         .all(|dir| {
             let mut trial = cx.trial_in(dir);
             trial.cmp(old, new, ptr, false);
+            cx.absorb(&trial);
             exactly_within(&trial)
         })
 }
@@ -916,10 +932,12 @@ fn node_within(cx: &Cx<'_>, s: &Shape<'_>, b: &Value, ptr: &str, node_is_old: bo
     if node_is_old {
         let mut trial = cx.trial_in(Direction::Input);
         trial.cmp(&node, b, ptr, false);
+        cx.absorb(&trial);
         trial.breaking_count() == 0
     } else {
         let mut trial = cx.trial_in(Direction::Output);
         trial.cmp(b, &node, ptr, false);
+        cx.absorb(&trial);
         trial.breaking_count() == 0
     }
 }

@@ -13,6 +13,7 @@ mod alternatives;
 mod conditional;
 mod coverage;
 mod execution;
+mod finite;
 pub mod headers;
 mod keywords;
 mod label;

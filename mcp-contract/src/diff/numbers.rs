@@ -150,11 +150,13 @@ fn multiple_between(a: Bound, b: Bound, m: Num, lower: bool) -> bool {
         (true, o) => o == Ordering::Greater,
         (false, o) => o == Ordering::Less,
     };
-    let (lo, hi) = (x.min(y) - 1, x.max(y) + 1);
-    if hi - lo > 4096 {
+    // (bounds at the ends of i128, as `int128` carries, saturate)
+    let (lo, hi) = (x.min(y).saturating_sub(1), x.max(y).saturating_add(1));
+    if hi.checked_sub(lo).is_none_or(|gap| gap > 4096) {
         // (a wide gap: the first multiple at or after lo is checked)
-        let first = lo + (m - lo.rem_euclid(m)) % m;
-        return first <= hi;
+        return lo
+            .checked_add((m - lo.rem_euclid(m)) % m)
+            .is_none_or(|first| first <= hi);
     }
     (lo..=hi)
         .filter(|v| v.rem_euclid(m) == 0)

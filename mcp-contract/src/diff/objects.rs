@@ -171,6 +171,9 @@ pub(crate) fn compare_objects(
             (Some(o), Some(n)) => {
                 cx.cmp(o, n, &at, flip);
             }
+            // declared now by the node's alternatives instead: compared
+            // there, with this declaration in scope
+            (Some(_), None) if declared_in_branches(cx.new_root, sn, name) => {}
             (Some(o), None) => {
                 let renamed = pn
                     .iter()
@@ -180,6 +183,25 @@ pub(crate) fn compare_objects(
                     .as_ref()
                     .map(|r| format!(" (probably renamed to \"{r}\")"))
                     .unwrap_or_default();
+                // an optional field a closed result object no longer has:
+                // clients already coped with its absence and never get it now
+                if cx.dir == Direction::Output
+                    && !flip
+                    && sn.get("additionalProperties") == Some(&Value::Bool(false))
+                    && !ro.contains(name.as_str())
+                    && old_pattern_schema(sn, name).is_none()
+                {
+                    let what = format!("optional field \"{name}\" was removed from an object that allows no other fields: clients never receive it now");
+                    cx.emit(
+                        "optional-property-removed",
+                        Effect::Narrowed,
+                        flip,
+                        &at,
+                        Some(name),
+                        what,
+                    );
+                    continue;
+                }
                 let what = match cx.dir {
                     Direction::Input if closed_new => {
                         format!("\"{name}\" was removed{hint} and the object is closed: calls that still send it are rejected")
@@ -391,6 +413,20 @@ pub(crate) fn compare_objects(
     let declared_match = |p: &str| po.keys().chain(pn.keys()).any(|k| pattern_matches(p, k));
     for p in patterns {
         let at = format!("{ptr}/patternProperties/{}", escape_pointer(p));
+        // names matching both `p` and another pattern `q` that stays: they
+        // answered to both before (and after), whatever the rest says
+        for (q, nq) in ppn
+            .iter()
+            .filter(|(q, _)| *q != p && !surely_disjoint(p, q))
+        {
+            let at_q = format!("{ptr}/patternProperties/{}", escape_pointer(q));
+            let both = |a: &Value, b: &Value| serde_json::json!({"allOf": [a, b]});
+            match (ppo.get(p), ppn.get(p), ppo.get(q)) {
+                (Some(o), None, Some(oq)) => cx.cmp(&both(o, oq), nq, &at_q, flip),
+                (None, Some(n), Some(oq)) => cx.cmp(oq, &both(n, nq), &at_q, flip),
+                _ => {}
+            }
+        }
         match (ppo.get(p), ppn.get(p)) {
             (Some(o), Some(n)) => {
                 cx.cmp(o, n, &at, flip);
@@ -435,6 +471,33 @@ pub(crate) fn compare_objects(
         ],
     );
     compare_dependent_required(cx, so, sn, ptr, flip);
+}
+
+/// Does one of the node's `anyOf`/`oneOf`/`allOf` branches declare `name`?
+fn declared_in_branches(root: &Value, s: &Shape<'_>, name: &str) -> bool {
+    ["anyOf", "oneOf", "allOf"].iter().any(|kw| {
+        s.get(kw)
+            .and_then(Value::as_array)
+            .is_some_and(|bs| super::alternatives::declarations(root, bs).contains_key(name))
+    })
+}
+
+/// Can no name match both patterns? Only said where both are anchored
+/// literals at the start that part ways (`^x-` and `^y-`); anything else
+/// may overlap.
+fn surely_disjoint(p: &str, q: &str) -> bool {
+    let prefix = |s: &str| -> Option<String> {
+        let rest = s.strip_prefix('^')?;
+        Some(
+            rest.chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '@'))
+                .collect(),
+        )
+    };
+    match (prefix(p), prefix(q)) {
+        (Some(a), Some(b)) => !a.starts_with(&b) && !b.starts_with(&a),
+        _ => false,
+    }
 }
 
 /// The old `patternProperties` schema a property name falls under, if any

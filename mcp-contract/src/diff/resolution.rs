@@ -8,8 +8,10 @@
 //! ([`crate::schema::dialect`]), so a switch of `$schema` is judged by
 //! what its keywords then mean, at their places; the switch itself is
 //! reported as behavioral (a client's validator reads the new dialect).
-//! A dialect the engine does not know, or an embedded resource that moves,
-//! is reported as breaking: the engine cannot read it, so it says so.
+//! A dialect the engine does not know is reported as breaking: the engine
+//! cannot read it, so it says so. References written against an embedded
+//! resource's `$id` were made pointers when the document was read
+//! ([`crate::schema::bases`]), so `$id` itself is an annotation.
 
 use serde_json::Value;
 
@@ -59,6 +61,9 @@ pub(crate) fn dialect_switch(
     )
 }
 
+/// `$id`: references were resolved to the nodes they reach when the
+/// document was read, so a changed `$id` moves no reference; it is an
+/// annotation.
 pub(crate) fn compare_resolution(
     cx: &mut Cx<'_>,
     so: &Shape<'_>,
@@ -66,38 +71,18 @@ pub(crate) fn compare_resolution(
     ptr: &str,
     flip: bool,
 ) {
-    let place = label::describe(ptr, cx.dir);
     let (io, inew) = (so.get("$id"), sn.get("$id"));
     if io != inew {
         let show = |v: Option<&Value>| v.map_or("none".to_string(), Value::to_string);
-        if ptr == cx.root_ptr {
-            // only local references are followed, and they resolve within the document
-            let what = format!("`$id` of {place} changed ({} -> {})", show(io), show(inew));
-            cx.emit(
-                "annotation-changed",
-                Effect::Neutral,
-                flip,
-                ptr,
-                Some("$id"),
-                what,
-            );
-        } else {
-            let what = format!(
-                "{place} is an embedded schema resource whose `$id` changed ({} -> {}): references inside it resolve against another base",
-                show(io),
-                show(inew)
-            );
-            if let Some(c) = cx.emit(
-                "resolution-changed",
-                Effect::Changed,
-                flip,
-                &format!("{ptr}/$id"),
-                None,
-                what,
-            ) {
-                c.detail.from = Some(show(io));
-                c.detail.to = Some(show(inew));
-            }
-        }
+        let place = label::describe(ptr, cx.dir);
+        let what = format!("`$id` of {place} changed ({} -> {})", show(io), show(inew));
+        cx.emit(
+            "annotation-changed",
+            Effect::Neutral,
+            flip,
+            ptr,
+            Some("$id"),
+            what,
+        );
     }
 }

@@ -18,6 +18,7 @@ use crate::rules::{self, Severity};
 use crate::schema::equiv::RefEquiv;
 use crate::schema::shape::{shape, Shape};
 use crate::schema::ANNOTATION_KEYWORDS;
+use Direction::Input;
 
 /// Which side of the wire reads values of this schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,16 +68,27 @@ pub(crate) struct Cx<'a> {
     pub equiv: Rc<RefEquiv>,
     /// Pairs of nodes whose changes this context already holds (see [`Cx::memo_key`]).
     reported: HashSet<MemoKey>,
+    /// `reported`'s keys in the order they were added: a filter that drops
+    /// what a node's frame collected takes back what was reported beneath
+    /// it, so that a shared definition reached under a node that accepts
+    /// nothing is still reported where it is used live.
+    reported_log: Vec<MemoKey>,
     /// Pairs being compared, outermost first: meeting one again is
     /// recursion, assumed compatible (the greatest fixed point).
     stack: Vec<(MemoKey, String)>,
     /// The lowest `stack` index such an assumption was made about; frames
     /// above it depend on it and are not cached.
-    open_floor: usize,
+    open_floor: std::cell::Cell<usize>,
     /// Changes of pairs compared to the end without assumptions, shared
     /// with every trial pairing: alternatives referencing shared
     /// definitions are compared once, not once per pairing tried.
-    done: Rc<RefCell<HashMap<MemoKey, Vec<Change>>>>,
+    /// Each entry keeps the place it was compared at, so a replay
+    /// elsewhere reports at its own place, and the pairs it assumed related
+    /// while they were still being compared (coinduction): it is replayed
+    /// only where each of them is being compared again, that is, inside
+    /// the same recursion. That makes a recursive pair cost one comparison
+    /// per distinct pair of nodes, not one per path through the recursion.
+    done: Rc<RefCell<HashMap<MemoKey, Done>>>,
     /// Node pairs this comparison may still compare (shared with trials).
     budget: Rc<std::cell::Cell<usize>>,
     pub out: Vec<Change>,
@@ -94,14 +106,19 @@ pub(crate) struct Cx<'a> {
     pub level_decls: Option<Decls>,
 }
 
+/// A finished comparison: where, what it found, and what it assumed.
+type Done = (String, Vec<Change>, Vec<MemoKey>);
+
 /// Property declarations per name across a node's old alternatives.
 pub(crate) type Decls = Rc<std::collections::BTreeMap<String, Vec<Value>>>;
 
-/// What decides the outcome of comparing a node pair: each node's text when
-/// it reaches a reference (it can then come back to itself), else
-/// its place and its text; inside `not` or not; at the root or not; and the
-/// declarations of enclosing alternatives new properties are compared with.
-type MemoKey = (String, String, bool, bool, u64);
+/// What decides the outcome of comparing a node pair where either node
+/// reaches a reference (and so can come back to itself): both nodes' text;
+/// inside `not` or not; at the root or not; the declarations of enclosing
+/// alternatives new properties are compared with; and the direction.
+/// (A pair that reaches no reference is not memoized: it is compared where
+/// it stands, and its changes are reported there.)
+type MemoKey = (String, String, bool, bool, u64, Direction);
 
 /// Compares two schemas; `prefix` is the pointer of the schema inside the tool.
 pub(crate) fn compare_schemas(
@@ -111,10 +128,15 @@ pub(crate) fn compare_schemas(
     tool: &str,
     prefix: &str,
 ) -> Vec<Change> {
+    let (old, new) = (default_null(old), default_null(new));
+    // (most tools of a diff are unchanged: they need no reading at all)
+    if same_document(old, new) {
+        return vec![];
+    }
     // each side read once in its own dialect, written as the one the
     // comparator reads: a `$schema` switch alone changes nothing below
-    let old = crate::schema::dialect::normalize(default_null(old));
-    let new = crate::schema::dialect::normalize(default_null(new));
+    let old = crate::schema::dialect::normalize(old);
+    let new = crate::schema::dialect::normalize(new);
     let switch = super::resolution::dialect_switch(&old.dialect, &new.dialect, dir, tool, prefix);
     let mut out = compare_documents(&old.doc, &new.doc, dir, tool, prefix);
     out.extend(switch);
@@ -129,14 +151,7 @@ fn compare_documents(
     tool: &str,
     prefix: &str,
 ) -> Vec<Change> {
-    // Equal documents whose references all resolve (or are remote) accept
-    // the same values: the comparator would stop at the root (see
-    // `RefEquiv::same`), so it is not set up. Most tools of a diff are unchanged.
-    if old == new
-        && crate::schema::equiv::references(old).iter().all(|r| {
-            !crate::schema::refs::is_local(r) || crate::schema::refs::resolve(old, r).is_some()
-        })
-    {
+    if same_document(old, new) {
         return vec![];
     }
     // The comparison recurses with the schema (up to MAX_DEPTH levels): a
@@ -158,6 +173,16 @@ fn compare_documents(
         .unwrap_or_else(|| compare_in_place(old, new, dir, tool, prefix));
     }
     compare_in_place(old, new, dir, tool, prefix)
+}
+
+/// Equal documents whose references all resolve (or are remote) accept the
+/// same values: the comparator would stop at the root (see
+/// `RefEquiv::same`), so it is not set up.
+fn same_document(old: &Value, new: &Value) -> bool {
+    old == new
+        && crate::schema::equiv::references(old).iter().all(|r| {
+            !crate::schema::refs::is_local(r) || crate::schema::refs::resolve(old, r).is_some()
+        })
 }
 
 /// Node pairs (and replayed changes) one schema comparison may take,
@@ -215,8 +240,9 @@ impl<'a> Cx<'a> {
             dir,
             equiv: Rc::new(RefEquiv::new(old_root, new_root)),
             reported: HashSet::new(),
+            reported_log: vec![],
             stack: vec![],
-            open_floor: usize::MAX,
+            open_floor: std::cell::Cell::new(usize::MAX),
             done: Rc::default(),
             budget: Rc::new(std::cell::Cell::new(MAX_WORK)),
             out: vec![],
@@ -239,8 +265,9 @@ impl<'a> Cx<'a> {
             // a trial must see every change of what it compares: "reported
             // elsewhere" would score as a perfect match
             reported: HashSet::new(),
+            reported_log: vec![],
             stack: self.stack.clone(),
-            open_floor: self.open_floor,
+            open_floor: self.open_floor.clone(),
             done: Rc::clone(&self.done),
             budget: Rc::clone(&self.budget),
             out: vec![],
@@ -252,17 +279,14 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// A throw-away comparator over the same roots judging as `dir`: its
-    /// own memo and recursion stack (both hold verdicts of one direction),
-    /// the same work budget.
+    /// A throw-away comparator over the same roots judging as `dir`. The
+    /// memo and the recursion stack are shared (their keys hold the
+    /// direction), so a recursion that alternates between directions, as
+    /// overlap and equivalence checks inside alternatives do, still meets
+    /// itself and ends.
     pub fn trial_in(&self, dir: Direction) -> Cx<'a> {
         let mut t = self.trial();
-        if dir != self.dir {
-            t.dir = dir;
-            t.done = Rc::default();
-            t.stack = vec![];
-            t.open_floor = usize::MAX;
-        }
+        t.dir = dir;
         t
     }
 
@@ -275,8 +299,14 @@ impl<'a> Cx<'a> {
     }
 
     /// Takes over what a trial assumed about pairs still being compared here.
-    pub fn absorb(&mut self, trial: &Cx<'_>) {
-        self.open_floor = self.open_floor.min(trial.open_floor);
+    pub fn absorb(&self, trial: &Cx<'_>) {
+        self.assume_from(trial.open_floor.get());
+    }
+
+    /// This frame's result depends on what was assumed of the stack's
+    /// frame `i` (and those above it).
+    fn assume_from(&self, i: usize) {
+        self.open_floor.set(self.open_floor.get().min(i));
     }
 
     pub fn breaking_count(&self) -> usize {
@@ -344,15 +374,6 @@ impl<'a> Cx<'a> {
         if !ro && !rn {
             return None;
         }
-        // a node that reaches no reference is identified by its place and
-        // its text: trial pairings compare several nodes against one place
-        let text = |v: &Value, reaches: bool| {
-            if reaches {
-                v.to_string()
-            } else {
-                format!("@{ptr}:{v}")
-            }
-        };
         let decls = self.pending_decls.as_ref().map_or(0, |d| {
             use std::hash::{Hash, Hasher};
             let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -365,11 +386,14 @@ impl<'a> Cx<'a> {
             h.finish() | 1
         });
         Some((
-            text(old, ro),
-            text(new, rn),
+            // (both by text alone: recursion on one side against a fixed
+            // node on the other must meet itself)
+            old.to_string(),
+            new.to_string(),
             flip,
             ptr == self.root_ptr,
             decls,
+            self.dir,
         ))
     }
 
@@ -393,21 +417,42 @@ impl<'a> Cx<'a> {
                     self.not_compared(ptr, UNGUARDED.into());
                     return;
                 }
-                self.open_floor = self.open_floor.min(i);
+                self.assume_from(i);
                 return;
             }
             if self.reported.contains(k) {
                 return;
             }
             let cached = self.done.borrow().get(k).cloned();
-            if let Some(changes) = cached {
+            let assumed_here = |deps: &[MemoKey], stack: &[(MemoKey, String)]| {
+                deps.iter()
+                    .map(|d| stack.iter().position(|x| x.0 == *d))
+                    .try_fold(usize::MAX, |lowest, at| at.map(|i| lowest.min(i)))
+            };
+            let valid = cached
+                .as_ref()
+                .and_then(|(_, _, deps)| assumed_here(deps, &self.stack));
+            if let (Some((at, changes, _)), Some(lowest)) = (cached, valid) {
+                // what it assumed is assumed here too
+                if lowest != usize::MAX {
+                    self.assume_from(lowest);
+                }
                 // replayed results multiplying: charged to the budget, and
                 // past the limit the comparison stops (reported at the top)
                 if !self.charge(changes.len()) || self.out.len() + changes.len() > MAX_CHANGES {
                     return;
                 }
-                self.out.extend(changes);
-                self.reported.insert(k.clone());
+                let (from, to) = (label::path(&at), label::path(ptr));
+                self.out.extend(changes.into_iter().map(|mut c| {
+                    if let Some(rest) = c.pointer.strip_prefix(at.as_str()) {
+                        c.pointer = format!("{ptr}{rest}");
+                        if from != to {
+                            c.message = rebase_place(&c.message, &from, &to);
+                        }
+                    }
+                    c
+                }));
+                self.mark_reported(k.clone());
                 return;
             }
         }
@@ -433,6 +478,7 @@ impl<'a> Cx<'a> {
             return;
         }
         let start = self.out.len();
+        let log_start = self.reported_log.len();
         if let Some(k) = &key {
             self.stack.push((k.clone(), ptr.to_string()));
         }
@@ -466,36 +512,73 @@ impl<'a> Cx<'a> {
                 })
             };
             let tail = self.out.split_off(start);
+            let before = tail.len();
             self.out.extend(
                 tail.into_iter()
                     .filter(|c| c.severity != Severity::Breaking || !under(&c.pointer)),
             );
+            if self.out.len() - start != before {
+                self.take_back_reported(log_start);
+            }
         }
         let stand_in = self.stand_in_at.as_deref() == Some(ptr);
-        if ptr != self.root_ptr && empty && !stand_in {
+        // every value the side a break needs can hold (a finite list) is
+        // one the other side accepts: nothing beneath breaks anyone
+        let (side_node, other_root, other_node) = if (self.dir == Input) != flip {
+            (old, self.new_root, new)
+        } else {
+            (new, self.old_root, old)
+        };
+        let within = !empty
+            && !stand_in
+            && self.out.len() > start
+            && super::finite::values_within(side_root, side, side_node, other_root, other_node);
+        if (ptr != self.root_ptr && empty && !stand_in) || within {
             let tail = self.out.split_off(start);
+            let before = tail.len();
             self.out.extend(
                 tail.into_iter()
                     .filter(|c| c.severity != Severity::Breaking),
             );
+            if self.out.len() - start != before {
+                self.take_back_reported(log_start);
+            }
         }
         self.level_decls = saved;
         self.depth -= 1;
         if let Some(k) = key {
             let frame = self.stack.len() - 1;
             self.stack.pop();
-            if self.open_floor >= frame {
-                // nothing below this frame was assumed: the result is final
-                if self.charge(self.out.len() - start) {
-                    self.done
-                        .borrow_mut()
-                        .insert(k.clone(), self.out[start..].to_vec());
-                }
-                if self.open_floor == frame {
-                    self.open_floor = usize::MAX;
-                }
+            // the pairs below this frame it assumed related (none: final)
+            let floor = self.open_floor.get();
+            let deps: Vec<MemoKey> = if floor >= frame {
+                vec![]
+            } else {
+                self.stack[floor..].iter().map(|x| x.0.clone()).collect()
+            };
+            if self.charge(self.out.len() - start) {
+                self.done.borrow_mut().insert(
+                    k.clone(),
+                    (ptr.to_string(), self.out[start..].to_vec(), deps),
+                );
             }
-            self.reported.insert(k);
+            if floor == frame {
+                self.open_floor.set(usize::MAX);
+            }
+            self.mark_reported(k);
+        }
+    }
+
+    fn mark_reported(&mut self, k: MemoKey) {
+        if self.reported.insert(k.clone()) {
+            self.reported_log.push(k);
+        }
+    }
+
+    /// Forgets what was reported since `log_start`: a filter dropped it.
+    fn take_back_reported(&mut self, log_start: usize) {
+        for k in self.reported_log.drain(log_start..) {
+            self.reported.remove(&k);
         }
     }
 
@@ -666,6 +749,22 @@ fn quote_list(v: &[&str]) -> String {
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A message written about the place named `from` (a dotted path), said
+/// of the place `to`: the first quoted name at or under `from` moves.
+/// (Neither is the root: the root's memo key is its own.)
+fn rebase_place(message: &str, from: &str, to: &str) -> String {
+    let quoted = format!("`{from}");
+    let Some(i) = message.find(&quoted) else {
+        return message.to_string();
+    };
+    let rest = &message[i + quoted.len()..];
+    // only a whole name: `a` must not match inside `ab`
+    if from.is_empty() || to.is_empty() || !rest.starts_with(['`', '.', '[']) {
+        return message.to_string();
+    }
+    format!("{}`{to}{rest}", &message[..i])
 }
 
 /// A relative pointer past its leading `anyOf`/`oneOf`/`allOf` branches and

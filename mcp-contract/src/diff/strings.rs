@@ -1,7 +1,8 @@
 //! String keywords: `minLength`/`maxLength`, `pattern` (inclusion decided
 //! on automata where the pattern allows it, see
-//! [`crate::schema::pattern`]) and `format` (compared by name: a changed
-//! string format is reported conservatively).
+//! [`crate::schema::pattern`]) and `format` (compared as the sets of
+//! strings each format accepts where one is known to hold the other,
+//! `ipv4` ⊆ `ip`; any other change of format is reported conservatively).
 
 use serde_json::Value;
 
@@ -36,6 +37,8 @@ pub(crate) fn compare_strings(
         let effect = match (o, n) {
             (None, Some(_)) => Effect::Narrowed,
             (Some(_), None) => Effect::Widened,
+            (Some(a), Some(b)) if format_within(a, b) => Effect::Widened,
+            (Some(a), Some(b)) if format_within(b, a) => Effect::Narrowed,
             _ => Effect::Changed,
         };
         report(cx, "format", effect, (o, n), ptr, flip, None);
@@ -140,4 +143,28 @@ fn report(
         c.detail.from = Some(from);
         c.detail.to = Some(to);
     }
+}
+
+/// String formats every string of which the other format also accepts:
+/// (narrower, wider). schemars writes `ip` for `IpAddr` (an IPv4 or IPv6
+/// address); the internationalized forms take every ASCII one; a URI is a
+/// URI reference.
+const FORMAT_INCLUSIONS: &[(&str, &str)] = &[
+    ("ipv4", "ip"),
+    ("ipv6", "ip"),
+    ("email", "idn-email"),
+    ("hostname", "idn-hostname"),
+    ("uri", "iri"),
+    ("uri", "uri-reference"),
+    ("uri", "iri-reference"),
+    ("uri-reference", "iri-reference"),
+    ("iri", "iri-reference"),
+];
+
+/// Does every string format `a` accepts pass format `b`?
+fn format_within(a: &Value, b: &Value) -> bool {
+    let (Some(a), Some(b)) = (a.as_str(), b.as_str()) else {
+        return false;
+    };
+    FORMAT_INCLUSIONS.contains(&(a, b))
 }

@@ -130,26 +130,28 @@ pub(crate) fn may_overlap(
 /// member whose declared schema accepts nothing, or one a closed object
 /// does not declare.
 fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
-    let num = |k: &str| s.get(k).and_then(Value::as_f64);
+    // (exactly: bounds past 2^53 are not rounded together)
+    let num = |k: &str| s.get(k).and_then(Num::from_value);
     let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
     let mut out = TypeSet::NONE;
     // lower and upper bound, each with whether it is exclusive (draft-04 booleans too)
     let mut lo = num("minimum").map(|m| (m, flag("exclusiveMinimum")));
     if let Some(e) = num("exclusiveMinimum") {
-        if lo.is_none_or(|(m, _)| e >= m) {
+        if lo.is_none_or(|(m, _)| e.total_cmp(&m).is_ge()) {
             lo = Some((e, true));
         }
     }
     let mut hi = num("maximum").map(|m| (m, flag("exclusiveMaximum")));
     if let Some(e) = num("exclusiveMaximum") {
-        if hi.is_none_or(|(m, _)| e <= m) {
+        if hi.is_none_or(|(m, _)| e.total_cmp(&m).is_le()) {
             hi = Some((e, true));
         }
     }
     if let (Some((l, lx)), Some((h, hx))) = (lo, hi) {
-        if l > h || (l == h && (lx || hx)) {
+        let ord = l.total_cmp(&h);
+        if ord.is_gt() || (ord.is_eq() && (lx || hx)) {
             out = out.union(TypeSet::NUMBER);
-        } else if l == h && l.fract() == 0.0 {
+        } else if ord.is_eq() && l.decimal().is_some_and(|(_, e)| e >= 0) {
             // a single whole number: no fraction fits
             out = out.union(TypeSet::FRACTION);
         }
@@ -347,7 +349,7 @@ fn listed(root: &Value, s: &Shape<'_>) -> Option<Vec<Value>> {
 /// containers, which may hold numbers spelled apart, always may)
 fn may_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Number(x), Value::Number(y)) => Num::from_number(x) == Num::from_number(y),
         (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => true,
         _ => a == b,
     }
@@ -356,7 +358,7 @@ fn may_equal(a: &Value, b: &Value) -> bool {
 /// Does a listed string or number pass the node's own length, pattern and
 /// range keywords? (other values: true)
 fn within_bounds(s: &Shape<'_>, v: &Value) -> bool {
-    let num = |k: &str| s.get(k).and_then(Value::as_f64);
+    let num = |k: &str| s.get(k).and_then(Num::from_value);
     let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
     match v {
         Value::String(text) => {
@@ -365,16 +367,22 @@ fn within_bounds(s: &Shape<'_>, v: &Value) -> bool {
             if len("minLength").is_some_and(|m| n < m) || len("maxLength").is_some_and(|m| n > m) {
                 return false;
             }
+            // (where validators may disagree on a match, it may be one)
             match s.get("pattern").and_then(Value::as_str) {
-                Some(p) => crate::schema::pattern::Compiled::new(Some(p))
-                    .map_or(true, |c| c.is_match(text)),
+                Some(p) => crate::schema::accepts::matches(p, text).unwrap_or(true),
                 None => true,
             }
         }
         Value::Number(x) => {
-            let Some(x) = x.as_f64() else { return true };
-            let below = |b: f64, exclusive: bool| x < b || (exclusive && x == b);
-            let above = |b: f64, exclusive: bool| x > b || (exclusive && x == b);
+            let x = Num::from_number(x);
+            let below = |b: Num, exclusive: bool| {
+                let o = x.total_cmp(&b);
+                o.is_lt() || (exclusive && o.is_eq())
+            };
+            let above = |b: Num, exclusive: bool| {
+                let o = x.total_cmp(&b);
+                o.is_gt() || (exclusive && o.is_eq())
+            };
             !(num("minimum").is_some_and(|m| below(m, flag("exclusiveMinimum")))
                 || num("exclusiveMinimum").is_some_and(|m| below(m, true))
                 || num("maximum").is_some_and(|m| above(m, flag("exclusiveMaximum")))

@@ -9,6 +9,10 @@
 //! - draft-04/06/07: keywords beside `$ref` are ignored (only containers
 //!   other references may point into, and annotations, are kept);
 //!   `dependencies` splits into `dependentRequired` and `dependentSchemas`;
+//! - keywords a later draft brought (`const` and `contains` in draft-04,
+//!   `if` in draft-06, `dependentRequired` and `unevaluated*` in draft-07,
+//!   …) are unknown to the declared one: its validators ignore them, and
+//!   so does the comparator;
 //! - draft-04: boolean `exclusiveMinimum`/`exclusiveMaximum` become the
 //!   numeric forms, `id` becomes `$id` (or `$anchor` for `#name`);
 //! - array-form `items` (before 2020-12; written anyway by converters that
@@ -22,16 +26,22 @@
 //!   inclusive integer bounds they allow (`exclusiveMinimum: 0` is
 //!   `minimum: 1`);
 //! - `additionalProperties: true` (and `items`/`additionalItems: true`) is
-//!   dropped, as absent, unless the document uses `unevaluated*` (which
-//!   reads what those keywords evaluated);
+//!   dropped, as absent, and a name listed in `required` alone is declared
+//!   (`{}`: callers send it with any value) — unless the document uses
+//!   `unevaluated*`, which reads what those keywords evaluated;
+//! - `anyOf`/`oneOf` of a schema and its negation says nothing, and an
+//!   `allOf` of them makes its node accept nothing;
 //! - `$schema` is taken off every node: the dialect is kept beside the
 //!   document ([`Normalized::dialect`]).
 //!
 //! References that pointed into a renamed keyword are rewritten to its new
-//! place. The walk is bounded by [`MAX_DEPTH`]; deeper nodes stay as written
+//! place, and references written against an embedded resource's `$id` to
+//! the pointer of their target ([`super::bases`]): after this step `$id`
+//! decides nothing, and is an annotation. The walk is bounded by [`MAX_DEPTH`]; deeper nodes stay as written
 //! (the comparator reports its own depth limit there).
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Number, Value};
 
@@ -103,6 +113,58 @@ impl Dialect {
     fn boolean_exclusives(&self) -> bool {
         matches!(self, Dialect::Draft3 | Dialect::Draft4)
     }
+
+    /// Validation keywords later drafts brought that this one does not
+    /// have: its validators ignore them, so they constrain nothing here.
+    fn unknown_keywords(&self) -> &'static [&'static str] {
+        const SINCE_2019: &[&str] = &[
+            "dependentRequired",
+            "dependentSchemas",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "minContains",
+            "maxContains",
+            "prefixItems",
+            "$dynamicRef",
+            "$recursiveRef",
+        ];
+        match self {
+            Dialect::Draft3 | Dialect::Draft4 => &[
+                "const",
+                "contains",
+                "propertyNames",
+                "if",
+                "then",
+                "else",
+                "dependentRequired",
+                "dependentSchemas",
+                "unevaluatedProperties",
+                "unevaluatedItems",
+                "minContains",
+                "maxContains",
+                "prefixItems",
+                "$dynamicRef",
+                "$recursiveRef",
+            ],
+            Dialect::Draft6 => &[
+                "if",
+                "then",
+                "else",
+                "dependentRequired",
+                "dependentSchemas",
+                "unevaluatedProperties",
+                "unevaluatedItems",
+                "minContains",
+                "maxContains",
+                "prefixItems",
+                "$dynamicRef",
+                "$recursiveRef",
+            ],
+            Dialect::Draft7 => SINCE_2019,
+            Dialect::Draft2019 => &["prefixItems", "$dynamicRef"],
+            Dialect::Draft2020 | Dialect::Unknown(_) => &[],
+        }
+    }
 }
 
 /// A schema document read in its dialect and written as 2020-12.
@@ -114,7 +176,7 @@ pub struct Normalized<'a> {
 }
 
 /// Keywords whose value is one schema.
-const ONE_SCHEMA: &[&str] = &[
+pub(super) const ONE_SCHEMA: &[&str] = &[
     "additionalProperties",
     "additionalItems",
     "items",
@@ -129,7 +191,19 @@ const ONE_SCHEMA: &[&str] = &[
     "contentSchema",
 ];
 /// Keywords whose value is a list of schemas.
-const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+pub(super) const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose schemas judge the same value as the node they stand in
+/// (a name declared there is declared for them too).
+const SAME_VALUE: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+];
 /// Keywords that stay beside a draft-07 `$ref` although the dialect ignores
 /// them for validation: containers other references point into, and
 /// annotations (reported, never validated).
@@ -144,10 +218,13 @@ pub fn normalize(doc: &Value) -> Normalized<'_> {
         changed: false,
     };
     let mut out = doc.clone();
-    w.node(&mut out, &dialect, "", 0);
+    w.node(&mut out, &dialect, "", 0, &BTreeSet::new());
     if !w.moved.is_empty() {
         rewrite_refs(&mut out, &w.moved, 0);
     }
+    // references written against an embedded resource's `$id` become
+    // pointers into the document
+    w.changed |= super::bases::resolve_bases(&mut out);
     let doc = if w.changed {
         Cow::Owned(out)
     } else {
@@ -166,7 +243,16 @@ struct Walk {
 }
 
 impl Walk {
-    fn node(&mut self, v: &mut Value, outer: &Dialect, ptr: &str, depth: usize) {
+    /// `declared`: the names the enclosing node declares for the same value
+    /// (this node is one of its alternatives, conditions or negations).
+    fn node(
+        &mut self,
+        v: &mut Value,
+        outer: &Dialect,
+        ptr: &str,
+        depth: usize,
+        declared: &BTreeSet<String>,
+    ) {
         if depth > MAX_DEPTH {
             return;
         }
@@ -178,6 +264,11 @@ impl Walk {
         let d = own.as_ref().unwrap_or(outer);
         if m.remove("$schema").is_some() {
             self.changed = true;
+        }
+        for k in d.unknown_keywords() {
+            if m.remove(*k).is_some() {
+                self.changed = true;
+            }
         }
         if d.ref_overrides_siblings() && m.contains_key("$ref") {
             let before = m.len();
@@ -200,6 +291,9 @@ impl Walk {
         }
         self.numbers(m);
         if !self.keep_true {
+            self.required_declares(m, declared);
+        }
+        if !self.keep_true {
             for k in ["additionalProperties", "items", "additionalItems"] {
                 if m.get(k) == Some(&Value::Bool(true)) {
                     m.remove(k);
@@ -207,24 +301,71 @@ impl Walk {
                 }
             }
         }
+        // what applies to the same value inherits this node's declarations
+        let mut here = declared.clone();
+        if let Some(Value::Object(p)) = m.get("properties") {
+            here.extend(p.keys().cloned());
+        }
+        let none = BTreeSet::new();
         for (k, child) in m.iter_mut() {
             let at = || format!("{ptr}/{}", escape(k));
+            let inherit = if SAME_VALUE.contains(&k.as_str()) {
+                &here
+            } else {
+                &none
+            };
             if ONE_SCHEMA.contains(&k.as_str()) {
-                self.node(child, d, &at(), depth + 1);
+                self.node(child, d, &at(), depth + 1, inherit);
             } else if SCHEMA_LISTS.contains(&k.as_str()) {
                 if let Value::Array(a) = child {
                     let base = at();
                     for (i, x) in a.iter_mut().enumerate() {
-                        self.node(x, d, &format!("{base}/{i}"), depth + 1);
+                        self.node(x, d, &format!("{base}/{i}"), depth + 1, inherit);
                     }
                 }
             } else if super::NAMED_SCHEMA_KEYWORDS.contains(&k.as_str()) {
                 if let Value::Object(named) = child {
                     let base = at();
                     for (name, x) in named.iter_mut() {
-                        self.node(x, d, &format!("{base}/{}", escape(name)), depth + 1);
+                        let at = format!("{base}/{}", escape(name));
+                        self.node(x, d, &at, depth + 1, inherit);
                     }
                 }
+            }
+        }
+        if !self.keep_true {
+            self.complements(v);
+        }
+    }
+
+    /// Alternatives that hold a schema and its negation: `anyOf`/`oneOf`
+    /// `[X, {not: X}]` accept every value (exactly one branch always
+    /// matches), so the keyword says nothing; `allOf` `[X, {not: X}]`
+    /// accepts none, so neither does the node. (Not where `unevaluated*`
+    /// reads what the branches evaluated.)
+    fn complements(&mut self, v: &mut Value) {
+        let Value::Object(m) = v else { return };
+        let negated_pair = |bs: &[Value]| {
+            bs.iter().any(|b| {
+                b.as_object()
+                    .filter(|n| n.len() == 1)
+                    .and_then(|n| n.get("not"))
+                    .is_some_and(|x| bs.contains(x))
+            })
+        };
+        for kw in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(bs)) = m.get(kw) {
+                // (oneOf: only the pair, a third branch could match too)
+                if negated_pair(bs) && (kw == "anyOf" || bs.len() == 2) {
+                    m.remove(kw);
+                    self.changed = true;
+                }
+            }
+        }
+        if let Some(Value::Array(bs)) = m.get("allOf") {
+            if negated_pair(bs) {
+                *v = Value::Bool(false);
+                self.changed = true;
             }
         }
     }
@@ -303,6 +444,44 @@ impl Walk {
             }
         }
         self.changed = true;
+    }
+
+    /// A name listed in `required`, here or in this node's alternatives
+    /// and conditions, with no `properties` entry here, in those branches
+    /// or on the node whose alternative this is, takes any value: it is declared here as `{}`,
+    /// so callers that send it are judged like those that send a name
+    /// declared outright. (Not where `additionalProperties` judges
+    /// undeclared names, nor where `unevaluated*` reads what `properties`
+    /// evaluated.)
+    fn required_declares(&mut self, m: &mut Map<String, Value>, declared: &BTreeSet<String>) {
+        if m.contains_key("additionalProperties") {
+            return;
+        }
+        let (mut required, mut declared_below) = (BTreeSet::new(), BTreeSet::new());
+        required_here(m, &mut required, &mut declared_below, 0);
+        let missing: Vec<String> = required
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !declared.contains(*n) && !declared_below.contains(*n))
+            .filter(|n| {
+                !m.get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| p.contains_key(*n))
+            })
+            .map(str::to_string)
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        if let Value::Object(props) = m
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()))
+        {
+            for n in missing {
+                props.insert(n, Value::Object(Map::new()));
+            }
+            self.changed = true;
+        }
     }
 
     /// Integral spellings of numbers, and integer-only bounds made inclusive.
@@ -388,6 +567,54 @@ impl Walk {
                 m.insert(inclusive.into(), new);
                 self.changed = true;
             }
+        }
+    }
+}
+
+/// The names `required` lists in `m` and in what judges the same value
+/// (alternatives and conditional branches), to a bounded depth, and the
+/// names those branches declare themselves (a variant's own field).
+fn required_here(
+    m: &Map<String, Value>,
+    out: &mut BTreeSet<String>,
+    declared: &mut BTreeSet<String>,
+    depth: usize,
+) {
+    if depth > 16 {
+        return;
+    }
+    if let Some(Value::Array(r)) = m.get("required") {
+        out.extend(r.iter().filter_map(Value::as_str).map(str::to_string));
+    }
+    if depth > 0 {
+        if let Some(Value::Object(p)) = m.get("properties") {
+            declared.extend(p.keys().cloned());
+        }
+    }
+    // (a name required under `not` or `if` is not one callers send)
+    for k in [
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "then",
+        "else",
+        "dependentSchemas",
+    ] {
+        match m.get(k) {
+            Some(Value::Object(b)) if k != "dependentSchemas" => {
+                required_here(b, out, declared, depth + 1)
+            }
+            Some(Value::Object(named)) => {
+                for b in named.values().filter_map(Value::as_object) {
+                    required_here(b, out, declared, depth + 1);
+                }
+            }
+            Some(Value::Array(bs)) => {
+                for b in bs.iter().filter_map(Value::as_object) {
+                    required_here(b, out, declared, depth + 1);
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -556,7 +783,7 @@ mod tests {
             norm(doc),
             json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false,
                 "dependentRequired": {"a": ["b"]}, "dependentSchemas": {"c": {"required": ["d"]}},
-                "properties": {"r": {"$ref": "#/prefixItems/0"}}})
+                "properties": {"d": {}, "r": {"$ref": "#/prefixItems/0"}}})
         );
     }
 
@@ -597,6 +824,32 @@ mod tests {
         assert_eq!(
             norm(big),
             json!({"type": "integer", "minimum": 9007199254740993u64})
+        );
+    }
+
+    #[test]
+    fn a_schema_beside_its_negation_is_read_as_what_it_accepts() {
+        let x = json!({"type": "string", "maxLength": 3});
+        assert_eq!(norm(json!({"anyOf": [x, {"not": x}]})), json!({}));
+        assert_eq!(
+            norm(json!({"type": "object", "properties": {"a": {"allOf": [x, {"not": x}]}}})),
+            json!({"type": "object", "properties": {"a": false}})
+        );
+        // a third branch of a oneOf could match as well
+        let three = json!({"oneOf": [x, {"not": x}, {"type": "string"}]});
+        assert_eq!(norm(three.clone()), three);
+    }
+
+    #[test]
+    fn keywords_a_later_draft_brought_constrain_nothing() {
+        let d4 = json!({"$schema": "http://json-schema.org/draft-04/schema#",
+            "oneOf": [{"enum": ["Low"]}, {"const": "Urgent"}]});
+        assert_eq!(norm(d4), json!({"oneOf": [{"enum": ["Low"]}, {}]}));
+        let d7 = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object", "dependentRequired": {"a": ["b"]}, "if": {"required": ["a"]}});
+        assert_eq!(
+            norm(d7),
+            json!({"type": "object", "if": {"required": ["a"], "properties": {"a": {}}}})
         );
     }
 

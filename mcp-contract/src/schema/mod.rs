@@ -3,6 +3,9 @@
 //! and a normalized view of one schema node ([`shape`]) in which references,
 //! nullable spellings and mergeable `allOf`s no longer differ by form.
 
+#[cfg(feature = "gate")] // the comparator's finite-value check only
+pub mod accepts;
+pub mod bases;
 pub mod dialect;
 pub mod equiv;
 pub mod numeric;

@@ -45,17 +45,41 @@ impl Num {
         }
     }
 
-    /// Is `self` an integer multiple (>= 1) of `of`? Exact for integers.
+    /// Is `self` an integer multiple (>= 1) of `of`? Exact: a float is the
+    /// decimal it was written as (its shortest round-trip spelling), so
+    /// `1.0000000001` is no multiple of `1`. Numbers whose decimals do not
+    /// fit 128 bits at a common scale are answered `false`, which callers
+    /// read as "not shown to be a multiple" (the conservative side).
     pub fn is_multiple_of(self, of: Num) -> bool {
-        match (self, of) {
-            (Num::Int(a), Num::Int(b)) => b != 0 && a % b == 0 && a / b >= 1,
-            _ => {
-                let (a, b) = (self.as_f64(), of.as_f64());
-                if b == 0.0 {
-                    return false;
-                }
-                let q = a / b;
-                (q - q.round()).abs() < 1e-9 && q.round() >= 1.0
+        let (Some((ma, ea)), Some((mb, eb))) = (self.decimal(), of.decimal()) else {
+            return false;
+        };
+        let e = ea.min(eb);
+        let scale = |m: i128, by: i32| {
+            10i128
+                .checked_pow(u32::try_from(by).ok()?)
+                .and_then(|p| m.checked_mul(p))
+        };
+        match (scale(ma, ea - e), scale(mb, eb - e)) {
+            (Some(a), Some(b)) => b != 0 && a % b == 0 && a / b >= 1,
+            _ => false,
+        }
+    }
+
+    /// The number as `mantissa × 10^exponent`, exactly as written (floats
+    /// by their shortest round-trip spelling); `None` past 128 bits.
+    pub fn decimal(self) -> Option<(i128, i32)> {
+        match self {
+            Num::Int(i) => Some((i, 0)),
+            Num::Float(f) if !f.is_finite() => None,
+            Num::Float(f) => {
+                // `{:e}` is the shortest round-trip spelling: "1.0000000001e0"
+                let text = format!("{f:e}");
+                let (digits, exp) = text.split_once('e')?;
+                let exp: i32 = exp.parse().ok()?;
+                let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+                let mantissa: i128 = format!("{int}{frac}").parse().ok()?;
+                Some((mantissa, exp - i32::try_from(frac.len()).ok()?))
             }
         }
     }
@@ -183,6 +207,22 @@ mod tests {
         assert_eq!(Num::Int(2).total_cmp(&Num::Float(2.5)), Ordering::Less);
         assert_eq!(Num::Int(-3).total_cmp(&Num::Float(-2.5)), Ordering::Less);
         assert_eq!(Num::Int(5), Num::Float(5.0));
+    }
+
+    #[test]
+    fn multiples_are_exact_decimals() {
+        let f = |x: f64| Num::Float(x);
+        assert!(!f(1.0000000001).is_multiple_of(Num::Int(1)));
+        assert!(f(0.3).is_multiple_of(f(0.1)));
+        assert!(f(1.5).is_multiple_of(f(0.5)));
+        assert!(!f(1.5).is_multiple_of(f(0.2)));
+        assert!(Num::Int(10).is_multiple_of(f(2.5)));
+        assert!(Num::Int(9007199254740993).is_multiple_of(Num::Int(3)));
+        assert!(!Num::Int(9007199254740993).is_multiple_of(Num::Int(2)));
+        assert_eq!(f(1.0000000001).decimal(), Some((10000000001, -10)));
+        assert_eq!(f(-2.5e-7).decimal(), Some((-25, -8)));
+        assert_eq!(f(1e300).decimal(), Some((1, 300)));
+        assert!(!f(1e300).is_multiple_of(f(0.1)));
     }
 
     #[test]

@@ -262,14 +262,23 @@ fn pointer(path: &[Token<'_>]) -> String {
 /// reference-only nodes must reach a real schema rather than loop. The walk
 /// is iterative and builds a pointer only when it reports an error.
 pub fn validate(schema: &Value) -> Result<(), RefError> {
-    let mut stack: Vec<(&Value, usize, Option<Token<'_>>)> = vec![(schema, 0, None)];
+    // (the flag: an object whose keys are names, such as `properties`: a
+    // property called `$ref` is no reference)
+    let mut stack: Vec<(&Value, usize, Option<Token<'_>>, bool)> = vec![(schema, 0, None, false)];
     let mut path: Vec<Token<'_>> = vec![];
-    while let Some((v, depth, token)) = stack.pop() {
+    while let Some((v, depth, token, names)) = stack.pop() {
         path.truncate(depth.saturating_sub(1));
         if let Some(t) = token {
             path.push(t);
         }
         match v {
+            Value::Object(m) if names => {
+                for (k, child) in m {
+                    if child.is_object() || child.is_array() {
+                        stack.push((child, depth + 1, Some(Token::Key(k)), false));
+                    }
+                }
+            }
             Value::Object(m) => {
                 for kw in REFERENCE_KEYWORDS {
                     let Some(r) = m.get(kw) else { continue };
@@ -288,14 +297,15 @@ pub fn validate(schema: &Value) -> Result<(), RefError> {
                     if !DATA_KEYWORDS.contains(&k.as_str())
                         && (child.is_object() || child.is_array())
                     {
-                        stack.push((child, depth + 1, Some(Token::Key(k))));
+                        let named = super::NAMED_SCHEMA_KEYWORDS.contains(&k.as_str());
+                        stack.push((child, depth + 1, Some(Token::Key(k)), named));
                     }
                 }
             }
             Value::Array(a) => {
                 for (i, child) in a.iter().enumerate() {
                     if child.is_object() || child.is_array() {
-                        stack.push((child, depth + 1, Some(Token::Index(i))));
+                        stack.push((child, depth + 1, Some(Token::Index(i)), false));
                     }
                 }
             }
@@ -370,6 +380,11 @@ mod tests {
         assert!(validate(&cyclic).unwrap_err().message.contains("cycle"));
         let recursive = json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"});
         assert!(validate(&recursive).is_ok());
+        // a property named `$ref` (a tool that takes a JSON reference) is no reference
+        let named = json!({"properties": {"$ref": {"type": "string"}}});
+        assert!(validate(&named).is_ok());
+        let named = json!({"not": {"properties": {"$ref": {"$ref": "#/$defs/missing"}}}});
+        assert!(validate(&named).is_err());
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use jsonschema::{PatternOptions, Validator};
 use serde_json::{json, Map, Value};
@@ -28,13 +29,40 @@ use crate::schema::numeric::{self, Bound, Num};
 pub struct Options {
     /// Most instances checked per verdict (each is validated on both sides).
     pub budget: usize,
+    /// When the whole pass stops: verdicts it has not backed by then stay
+    /// breaking, each saying the pass ran out of time.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { budget: 1500 }
+        Options {
+            budget: 1500,
+            deadline: None,
+        }
     }
 }
+
+/// Time the witness pass may always take, beside twice the diff's own.
+pub const WITNESS_ALLOWANCE: Duration = Duration::from_secs(5);
+
+impl Options {
+    /// The default bounds, with the pass's total time tied to the diff's:
+    /// at most twice what deciding took, plus [`WITNESS_ALLOWANCE`].
+    pub fn after_diff(diff_took: Duration) -> Options {
+        Options {
+            deadline: Some(Instant::now() + diff_took * 2 + WITNESS_ALLOWANCE),
+            ..Options::default()
+        }
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// What a verdict the pass had no time for says.
+const OUT_OF_TIME: &str = "the witness pass reached its time budget (twice the diff's own time plus 5 s) before it backed this verdict";
 
 /// Fills `witness` and `proof` of every breaking change of `report`.
 pub fn attach(report: &mut DiffReport, old: &Surface, new: &Surface, opts: &Options) {
@@ -47,6 +75,13 @@ pub fn attach_changes(changes: &mut [Change], old: &Surface, new: &Surface, opts
     let mut samples = sample::RootSamples::default();
     for c in changes.iter_mut() {
         if c.severity != Severity::Breaking {
+            continue;
+        }
+        if opts.out_of_time() {
+            c.witness = None;
+            c.proof = Some(Proof::Unproven {
+                reason: format!("{OUT_OF_TIME}; still reported as breaking"),
+            });
             continue;
         }
         samples.for_tool(&c.tool);
@@ -230,6 +265,7 @@ fn prove(
         new: (&ns, &vn),
         strict: (so.as_deref(), sn.as_deref()),
         budget: opts.budget,
+        deadline: opts.deadline,
         overlap: rule.ends_with(".variant-overlap")
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
         undone: std::cell::OnceCell::new(),
@@ -661,6 +697,7 @@ struct Search<'a> {
     /// The old and the new validator with integer widths enforced (where a side has any).
     strict: (Option<&'a Validator>, Option<&'a Validator>),
     budget: usize,
+    deadline: Option<Instant>,
     /// The verdict is about overlapping `oneOf` branches.
     overlap: bool,
     /// The other side with only this change undone (compiled on first use):
@@ -1302,6 +1339,7 @@ impl Search<'_> {
         // a hit the validator's complaint attributes: kept while a surer one is looked for
         let mut near: Option<Hit> = None;
         let mut limit = self.budget;
+        let mut out_of_time = false;
         let mut generic_added = false;
         let mut i = 0;
         'outer: loop {
@@ -1328,6 +1366,10 @@ impl Search<'_> {
             i += 1;
             for (ci, (base, at)) in contexts.iter().enumerate() {
                 if tried >= limit {
+                    break 'outer;
+                }
+                if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    out_of_time = true;
                     break 'outer;
                 }
                 tried += 1;
@@ -1476,6 +1518,9 @@ impl Search<'_> {
         if let Some(hit) = near.or(fallback).or(ignored) {
             return self.finish(hit);
         }
+        if out_of_time {
+            return unproven(format!("{OUT_OF_TIME}, after {tried} candidates"));
+        }
         unproven(format!(
             "no instance the {} schema accepts and the {} one rejects found among {tried} candidates built from the change at `{}` ({rule})",
             if self.input { "old" } else { "new" },
@@ -1497,7 +1542,8 @@ impl Search<'_> {
         loop {
             let mut improved = false;
             for cand in shrinks(&best.inst, &best.at) {
-                if budget == 0 {
+                if budget == 0 || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    budget = 0;
                     break;
                 }
                 budget -= 1;
@@ -1699,6 +1745,44 @@ mod tests {
             .filter(|c| c.severity == Severity::Breaking)
             .map(|c| (c.rule.to_string(), c.witness, c.proof.unwrap()))
             .collect()
+    }
+
+    /// A pass past its deadline backs nothing and says why; every verdict
+    /// stays breaking.
+    #[test]
+    fn a_pass_out_of_time_leaves_verdicts_breaking_and_says_so() {
+        let os = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}});
+        let ns = json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": 2}, "b": {"type": "integer", "maximum": 3}}});
+        let (o, n) = (surface(os), surface(ns));
+        let mut r = diff_surfaces(&o, &n);
+        let spent = Options {
+            deadline: Some(Instant::now()),
+            ..Options::default()
+        };
+        attach(&mut r, &o, &n, &spent);
+        let breaking: Vec<&Change> = r
+            .changes
+            .iter()
+            .filter(|c| c.severity == Severity::Breaking)
+            .collect();
+        assert_eq!(breaking.len(), 2);
+        for c in breaking {
+            assert!(c.witness.is_none());
+            match &c.proof {
+                Some(Proof::Unproven { reason }) => {
+                    assert!(reason.contains("time budget"), "{reason}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // with time, the same verdicts are proven
+        let mut r = diff_surfaces(&o, &n);
+        attach(&mut r, &o, &n, &Options::after_diff(Duration::ZERO));
+        assert!(r
+            .changes
+            .iter()
+            .filter(|c| c.severity == Severity::Breaking)
+            .all(|c| c.proof == Some(Proof::Proven)));
     }
 
     #[test]
