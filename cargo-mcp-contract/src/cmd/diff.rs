@@ -45,6 +45,9 @@ pub fn run(args: Args) -> u8 {
         ),
         Format::Json => print!("{}", report::render_json(&report)),
     }
+    // the process ends here: freeing two whole surfaces node by node would
+    // cost a tenth of the run (measured on 1,000 tools)
+    std::mem::forget((old, new));
     if report.is_breaking() {
         output::FAILED
     } else {

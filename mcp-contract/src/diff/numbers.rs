@@ -1,5 +1,6 @@
 //! Numeric keywords: the range a number may take (`minimum`, `maximum`,
-//! their exclusive forms, draft-04 boolean exclusives, and the range an
+//! their exclusive forms (draft-04 booleans were read as these when the
+//! document was read), and the range an
 //! integer or float `format` carries — see [`crate::schema::numeric`]) and
 //! `multipleOf`. Bounds compare exactly, never through `f64`.
 
@@ -24,11 +25,10 @@ fn effective_bound(s: &Shape<'_>, lower: bool) -> Option<(Bound, &'static str)> 
     let excl = s.get(exclusive);
     let mut candidates: Vec<(Bound, &'static str)> = vec![];
     if let Some(v) = s.get(inclusive).and_then(Num::from_value) {
-        let exclusive = excl == Some(&Value::Bool(true));
         candidates.push((
             Bound {
                 value: v,
-                exclusive,
+                exclusive: false,
             },
             inclusive,
         ));

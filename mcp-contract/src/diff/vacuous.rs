@@ -132,16 +132,15 @@ pub(crate) fn may_overlap(
 fn empty_by_bounds(root: &Value, s: &Shape<'_>, depth: usize, left: &Budget) -> TypeSet {
     // (exactly: bounds past 2^53 are not rounded together)
     let num = |k: &str| s.get(k).and_then(Num::from_value);
-    let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
     let mut out = TypeSet::NONE;
-    // lower and upper bound, each with whether it is exclusive (draft-04 booleans too)
-    let mut lo = num("minimum").map(|m| (m, flag("exclusiveMinimum")));
+    // lower and upper bound, each with whether it is exclusive
+    let mut lo = num("minimum").map(|m| (m, false));
     if let Some(e) = num("exclusiveMinimum") {
         if lo.is_none_or(|(m, _)| e.total_cmp(&m).is_ge()) {
             lo = Some((e, true));
         }
     }
-    let mut hi = num("maximum").map(|m| (m, flag("exclusiveMaximum")));
+    let mut hi = num("maximum").map(|m| (m, false));
     if let Some(e) = num("exclusiveMaximum") {
         if hi.is_none_or(|(m, _)| e.total_cmp(&m).is_le()) {
             hi = Some((e, true));
@@ -359,7 +358,6 @@ fn may_equal(a: &Value, b: &Value) -> bool {
 /// range keywords? (other values: true)
 fn within_bounds(s: &Shape<'_>, v: &Value) -> bool {
     let num = |k: &str| s.get(k).and_then(Num::from_value);
-    let flag = |k: &str| s.get(k) == Some(&Value::Bool(true));
     match v {
         Value::String(text) => {
             let n = text.chars().count() as u64;
@@ -383,9 +381,9 @@ fn within_bounds(s: &Shape<'_>, v: &Value) -> bool {
                 let o = x.total_cmp(&b);
                 o.is_gt() || (exclusive && o.is_eq())
             };
-            !(num("minimum").is_some_and(|m| below(m, flag("exclusiveMinimum")))
+            !(num("minimum").is_some_and(|m| below(m, false))
                 || num("exclusiveMinimum").is_some_and(|m| below(m, true))
-                || num("maximum").is_some_and(|m| above(m, flag("exclusiveMaximum")))
+                || num("maximum").is_some_and(|m| above(m, false))
                 || num("exclusiveMaximum").is_some_and(|m| above(m, true)))
         }
         _ => true,

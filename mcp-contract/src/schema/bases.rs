@@ -22,6 +22,10 @@ const MAX_DEPTH: usize = 256;
 
 /// Rewrites base-relative references of `doc`; true when any changed.
 pub fn resolve_bases(doc: &mut Value) -> bool {
+    // (most documents name no resource at all: nothing resolves otherwise)
+    if !names_a_resource(doc, 0) {
+        return false;
+    }
     let root_base = doc
         .get("$id")
         .and_then(Value::as_str)
@@ -32,6 +36,26 @@ pub fn resolve_bases(doc: &mut Value) -> bool {
     let mut changed = false;
     rewrite(doc, &root_base, "", &ids, &mut changed, 0);
     changed
+}
+
+/// Does any schema object of `v` carry an `$id`? (A cheap look, without
+/// building pointers.)
+fn names_a_resource(v: &Value, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return true;
+    }
+    match v {
+        Value::Object(m) => {
+            m.contains_key("$id")
+                || m.iter().any(|(k, x)| {
+                    !super::DATA_KEYWORDS.contains(&k.as_str())
+                        && (x.is_object() || x.is_array())
+                        && names_a_resource(x, depth + 1)
+                })
+        }
+        Value::Array(a) => a.iter().any(|x| names_a_resource(x, depth + 1)),
+        _ => false,
+    }
 }
 
 fn strip_fragment(uri: &str) -> &str {

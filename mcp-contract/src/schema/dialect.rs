@@ -13,8 +13,9 @@
 //!   `if` in draft-06, `dependentRequired` and `unevaluated*` in draft-07,
 //!   …) are unknown to the declared one: its validators ignore them, and
 //!   so does the comparator;
-//! - draft-04: boolean `exclusiveMinimum`/`exclusiveMaximum` become the
-//!   numeric forms, `id` becomes `$id` (or `$anchor` for `#name`);
+//! - draft-04: `id` becomes `$id` (or `$anchor` for `#name`); its boolean
+//!   `exclusiveMinimum`/`exclusiveMaximum` become the numeric forms (in any
+//!   dialect: a boolean there means nothing else);
 //! - array-form `items` (before 2020-12; written anyway by converters that
 //!   leave `$schema` out) becomes `prefixItems`, and `additionalItems`
 //!   becomes `items`.
@@ -110,7 +111,8 @@ impl Dialect {
         )
     }
 
-    fn boolean_exclusives(&self) -> bool {
+    /// `id` (not `$id`) names a resource or an anchor.
+    fn draft4_ids(&self) -> bool {
         matches!(self, Dialect::Draft3 | Dialect::Draft4)
     }
 
@@ -279,7 +281,8 @@ impl Walk {
             });
             self.changed |= m.len() != before;
         }
-        if d.boolean_exclusives() {
+        self.boolean_exclusives(m);
+        if d.draft4_ids() {
             self.draft4(m);
         }
         // (2020-12 has no array form of `items`: where one is written
@@ -370,10 +373,12 @@ impl Walk {
         }
     }
 
-    /// draft-04: `exclusiveMinimum: true` beside `minimum: m` is
-    /// `exclusiveMinimum: m`; `false` (or `true` alone) says nothing. `id`
-    /// is `$id`, or `$anchor` for a plain name.
-    fn draft4(&mut self, m: &mut Map<String, Value>) {
+    /// draft-04's `exclusiveMinimum: true` beside `minimum: m` is
+    /// `exclusiveMinimum: m`; `false` (or `true` alone) says nothing. Read
+    /// so in every dialect: a boolean there has no other meaning (later
+    /// drafts want a number), and converters that leave `$schema` out still
+    /// write it.
+    fn boolean_exclusives(&mut self, m: &mut Map<String, Value>) {
         for (inclusive, exclusive) in [
             ("minimum", "exclusiveMinimum"),
             ("maximum", "exclusiveMaximum"),
@@ -389,6 +394,10 @@ impl Walk {
             }
             self.changed = true;
         }
+    }
+
+    /// draft-04: `id` is `$id`, or `$anchor` for a plain name.
+    fn draft4(&mut self, m: &mut Map<String, Value>) {
         if let Some(Value::String(id)) = m.get("id").cloned() {
             if !m.contains_key("$id") && !m.contains_key("$anchor") {
                 m.remove("id");
