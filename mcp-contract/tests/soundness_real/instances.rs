@@ -2,13 +2,20 @@
 //! alternatives picked, objects filled with required and some optional
 //! properties, pattern-matching keys and dependent properties, arrays with
 //! their tuple prefix and `contains`, numbers at bounds ± 1 and at every
-//! integer width's boundaries, strings matching the patterns in use. A few
-//! are perturbed (a required field dropped, an undeclared one sent, a
-//! value swapped) so that both sides' edges get tried.
+//! integer width's boundaries (sometimes spelled as an integral float,
+//! `1.0`, which draft-04 takes for no integer), exact decimal multiples of a
+//! `multipleOf` (`0.3` for 0.1, not `0.30000000000000004`), strings matching
+//! the patterns in use (as ECMA reads them, through the oracle). Draft-07
+//! shapes too: tuple `items` with `additionalItems`, `dependencies` (names
+//! or a schema), `id`/`$anchor` references. A few are perturbed (a required
+//! field dropped, an undeclared one sent, a value swapped) so that both
+//! sides' edges get tried.
 
 use serde_json::{json, Map, Value};
 
+use super::mutate::numbers::{decimal, decimal_value};
 use super::mutate::types_of;
+use super::oracle::ecma_matches;
 use super::rng::Rng;
 use super::walk::resolve;
 use super::widths::{boundary_values, int_range, int_value};
@@ -20,7 +27,7 @@ pub struct Gen<'d> {
     boundaries: Vec<Value>,
 }
 
-const STRINGS: [&str; 18] = [
+const STRINGS: [&str; 29] = [
     "",
     "a",
     "b",
@@ -39,6 +46,18 @@ const STRINGS: [&str; 18] = [
     "q",
     "2026-01-01T00:00:00Z",
     "x-trace",
+    // what a `-` in a class adds ([a-z-], [+--] is + , -, [a-z--x]), codes
+    "-",
+    "a-b",
+    "A-B",
+    "x_y",
+    "a.b",
+    "USD",
+    "+1234567",
+    "-1234567",
+    ",1234567",
+    "1234567",
+    "ABC-1234",
 ];
 const KEYS: [&str; 8] = [
     "x-a", "A", "ref_id", "zz", "region", "extra", "Kind", "x-trace",
@@ -148,7 +167,20 @@ impl<'d> Gen<'d> {
                 if rng.chance(55) {
                     self.integer(m, rng)
                 } else {
-                    json!(*rng.pick(&[0.5, -1.5, 2.25, 1e-3, 3.4028234663852886e38, 3.5e38, -7.75]))
+                    json!(*rng.pick(&[
+                        0.5,
+                        -1.5,
+                        2.25,
+                        1e-3,
+                        3.4028234663852886e38,
+                        3.5e38,
+                        -7.75,
+                        0.1,
+                        0.3,
+                        0.05,
+                        1.0,
+                        2.0000000002,
+                    ]))
                 }
             }
             "string" => string(m, rng),
@@ -212,11 +244,50 @@ impl<'d> Gen<'d> {
                 }
             }
         }
+        // draft-07 and before: a list of names, or a schema
+        if let Some(Value::Object(deps)) = m.get("dependencies") {
+            for (k, d) in deps {
+                if !out.contains_key(k) || !rng.chance(70) {
+                    continue;
+                }
+                match d {
+                    Value::Array(names) => {
+                        for n in names.iter().filter_map(Value::as_str) {
+                            out.entry(n.to_string()).or_insert_with(|| scalar(rng));
+                        }
+                    }
+                    s => {
+                        let extra = self.gen(s, rng, depth + 1);
+                        merge_keep(&mut out, extra);
+                    }
+                }
+            }
+        }
         Value::Object(out)
     }
 
     fn array(&self, m: &Map<String, Value>, rng: &mut Rng, depth: usize) -> Value {
         let mut out = vec![];
+        // array-form `items` is a tuple, `additionalItems` the rest
+        if let Some(Value::Array(prefix)) = m.get("items") {
+            let n = if rng.chance(75) {
+                prefix.len()
+            } else {
+                rng.below(prefix.len() + 1)
+            };
+            for p in &prefix[..n] {
+                out.push(self.gen(p, rng, depth + 1));
+            }
+            if n == prefix.len() && rng.chance(50) {
+                for _ in 0..1 + rng.below(2) {
+                    out.push(match m.get("additionalItems") {
+                        Some(s @ Value::Object(_)) => self.gen(s, rng, depth + 1),
+                        _ => scalar(rng),
+                    });
+                }
+            }
+            return Value::Array(out);
+        }
         if let Some(Value::Array(prefix)) = m.get("prefixItems") {
             let n = if rng.chance(80) {
                 prefix.len()
@@ -254,6 +325,15 @@ impl<'d> Gen<'d> {
     }
 
     fn integer(&self, m: &Map<String, Value>, rng: &mut Rng) -> Value {
+        let v = self.integer_value(m, rng);
+        // an integral float (`1.0`): the same number, but no integer to draft-04
+        match v.as_i64() {
+            Some(i) if i.unsigned_abs() < 1 << 40 && rng.chance(8) => json!(i as f64),
+            _ => v,
+        }
+    }
+
+    fn integer_value(&self, m: &Map<String, Value>, rng: &mut Rng) -> Value {
         let fmt = m.get("format").and_then(Value::as_str).unwrap_or("");
         match rng.below(10) {
             0..=3 => {
@@ -286,8 +366,11 @@ impl<'d> Gen<'d> {
             }
             6 => rng.pick(&self.boundaries).clone(),
             7 => {
-                let k = m.get("multipleOf").and_then(Value::as_f64).unwrap_or(1.0);
-                json!(k * rng.below(5) as f64)
+                let i = rng.below(7) as i64 - 1;
+                match m.get("multipleOf") {
+                    Some(k) => decimal_multiple(k, i),
+                    None => json!(i),
+                }
             }
             _ => json!(rng.below(14) as i64 - 3),
         }
@@ -343,17 +426,16 @@ fn string(m: &Map<String, Value>, rng: &mut Rng) -> Value {
 }
 
 fn matches(pattern: &str, s: &str) -> bool {
-    thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<String, Option<regex::Regex>>> =
-            Default::default();
+    ecma_matches(pattern, s)
+}
+
+/// `i` times the number `k`, exactly as decimals (`0.1` × 3 is `0.3`):
+/// what a decimal `multipleOf` admits. Falls back to f64 for exponents.
+fn decimal_multiple(k: &Value, i: i64) -> Value {
+    match decimal(k) {
+        Some((m, s)) => decimal_value(m * i as i128, s),
+        None => json!(k.as_f64().unwrap_or(1.0) * i as f64),
     }
-    CACHE.with(|c| {
-        c.borrow_mut()
-            .entry(pattern.to_string())
-            .or_insert_with(|| regex::Regex::new(pattern).ok())
-            .as_ref()
-            .is_some_and(|r| r.is_match(s))
-    })
 }
 
 fn key_matching(pattern: &str) -> Option<String> {

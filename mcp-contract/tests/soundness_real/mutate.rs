@@ -5,8 +5,14 @@
 
 #[path = "mutate/arrays.rs"]
 mod arrays;
+#[path = "mutate/classes.rs"]
+mod classes;
+#[path = "mutate/dialects.rs"]
+pub mod dialects;
 #[path = "mutate/literals.rs"]
 mod literals;
+#[path = "mutate/numbers.rs"]
+pub mod numbers;
 #[path = "mutate/objects.rs"]
 mod objects;
 #[path = "mutate/ranges.rs"]
@@ -54,6 +60,9 @@ pub fn kinds() -> Vec<Kind> {
     out.extend(objects::kinds());
     out.extend(arrays::kinds());
     out.extend(structure::kinds());
+    out.extend(dialects::kinds());
+    out.extend(numbers::kinds());
+    out.extend(classes::kinds());
     out
 }
 

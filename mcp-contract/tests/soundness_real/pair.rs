@@ -20,9 +20,58 @@ pub enum Outcome {
         breaking: Vec<(&'static str, String)>,
         counterexample: Option<Value>,
         instances: usize,
+        filtered: Filtered,
     },
     Hang,
     Panic(String),
+}
+
+/// What the oracle makes of one instance.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Check {
+    /// The sides agree on it (or it breaks nobody in this direction).
+    Agree,
+    /// A counterexample.
+    Counterexample,
+    /// Input: the sides disagree the breaking way, but the instance is not
+    /// an object (MCP `arguments` always are): never sent.
+    NotAnObject,
+    /// Input: the sides disagree the breaking way, but the instance sends a
+    /// name the old schema does not declare there (the input policy).
+    Undeclared,
+}
+
+/// What `inst` is for this pair and direction.
+pub fn check(
+    vo: &jsonschema::Validator,
+    vn: &jsonschema::Validator,
+    old: &Value,
+    inst: &Value,
+    dir: Direction,
+) -> Check {
+    match dir {
+        Direction::Input => {
+            if !vo.is_valid(inst) || vn.is_valid(inst) {
+                Check::Agree
+            } else if !inst.is_object() {
+                // a tool's `arguments` is always a JSON object (MCP): other
+                // roots are never sent, whatever the input schema's other
+                // branches admit
+                Check::NotAnObject
+            } else if !declared_only(old, inst, true) {
+                Check::Undeclared
+            } else {
+                Check::Counterexample
+            }
+        }
+        Direction::Output => {
+            if vn.is_valid(inst) && !vo.is_valid(inst) {
+                Check::Counterexample
+            } else {
+                Check::Agree
+            }
+        }
+    }
 }
 
 /// Is `inst` a counterexample for this pair and direction?
@@ -33,14 +82,17 @@ pub fn is_counterexample(
     inst: &Value,
     dir: Direction,
 ) -> bool {
-    match dir {
-        // a tool's `arguments` is always a JSON object (MCP): other roots
-        // are never sent, whatever the input schema's other branches admit
-        Direction::Input => {
-            inst.is_object() && vo.is_valid(inst) && !vn.is_valid(inst) && declared_only(old, inst)
-        }
-        Direction::Output => vn.is_valid(inst) && !vo.is_valid(inst),
-    }
+    check(vo, vn, old, inst, dir) == Check::Counterexample
+}
+
+/// Instances the input filters removed (each one the sides disagreed on
+/// the breaking way), and the counterexamples that only count because a
+/// name `required` lists is declared (the filter dropped them before).
+#[derive(Default, Clone, Copy)]
+pub struct Filtered {
+    pub not_an_object: usize,
+    pub undeclared: usize,
+    pub required_only_names: usize,
 }
 
 pub fn evaluate(
@@ -64,19 +116,29 @@ pub fn evaluate(
     let gens = [Gen::new(old), Gen::new(new)];
     let mut counterexample = None;
     let mut instances = 0;
+    let mut filtered = Filtered::default();
     // a breaking verdict gets a longer search before it counts as unconfirmed
     let budget = if breaking.is_empty() { n } else { 4 * n };
     for i in 0..budget {
         let inst = gens[i % 2].instance(rng);
         instances += 1;
-        if is_counterexample(&vo, &vn, old, &inst, dir) {
-            counterexample = Some(inst);
-            break;
+        match check(&vo, &vn, old, &inst, dir) {
+            Check::Agree => {}
+            Check::NotAnObject => filtered.not_an_object += 1,
+            Check::Undeclared => filtered.undeclared += 1,
+            Check::Counterexample => {
+                if !declared_only(old, &inst, false) {
+                    filtered.required_only_names += 1;
+                }
+                counterexample = Some(inst);
+                break;
+            }
         }
     }
     Outcome::Judged {
         breaking,
         counterexample,
         instances,
+        filtered,
     }
 }

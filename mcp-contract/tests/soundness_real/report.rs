@@ -31,8 +31,11 @@ pub struct Report {
     pub misses: BTreeMap<String, (usize, Repro)>,
     pub noise: BTreeMap<String, (usize, String)>,
     pub unconfirmed_rules: BTreeMap<&'static str, usize>,
-    pub skipped: BTreeMap<&'static str, usize>,
+    /// Pairs not judged, by reason and kind (`validator:dialect.switch`).
+    pub skipped: BTreeMap<String, usize>,
     pub instances: usize,
+    /// What the input filters removed (see `pair::Filtered`).
+    pub filtered: super::pair::Filtered,
     pub harmless_with_counterexample: usize,
     /// A few of them, to check the kinds' claims.
     pub harmless_examples: Vec<String>,
@@ -86,6 +89,11 @@ impl Report {
         println!(
             "skipped pairs: {:?}; harmless-kind pairs that had a counterexample anyway: {}",
             self.skipped, self.harmless_with_counterexample
+        );
+        let f = &self.filtered;
+        println!(
+            "input filters: {} instances dropped as non-object arguments, {} as sending a name the old schema does not declare; {} counterexamples send a name only `required` lists (the filter dropped those before)",
+            f.not_an_object, f.undeclared, f.required_only_names
         );
         let kinds_seen: std::collections::BTreeSet<&String> =
             self.by_kind.keys().map(|(k, _)| k).collect();

@@ -1,5 +1,6 @@
 //! The seed schemas, read at test time from where they live: schemars'
-//! output for the parity fixtures, the built-in shapes, every tool of the
+//! output for the parity fixtures, the built-in shapes, the foundation
+//! shapes (dialects, numbers, recursion, dead nodes), every tool of the
 //! examples' lockfiles and captured surfaces, every schema of the
 //! github-mcp-server corpus in `../shared` (a skip locally, a failure under
 //! CI when it is missing), and captures named by
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{schemars_seeds, shapes, skip};
+use super::{foundation_shapes, schemars_seeds, shapes, skip};
 
 pub struct Seed {
     pub origin: String,
@@ -175,9 +176,17 @@ pub fn load() -> Seeds {
             schema: s,
         })
         .collect();
+    let foundations: Vec<Seed> = foundation_shapes::all()
+        .into_iter()
+        .map(|(n, s)| Seed {
+            origin: format!("foundation:{n}"),
+            schema: s,
+        })
+        .collect();
     let groups = vec![
         ("schemars", dedup(schemars)),
         ("shapes", dedup(built)),
+        ("foundations", dedup(foundations)),
         ("examples", dedup(examples())),
         ("corpus", dedup(corpus(&mut notes))),
         ("captures", dedup(captures(&mut notes))),

@@ -21,13 +21,15 @@ pub const SINGLE: [&str; 11] = [
     "else",
     "additionalItems",
 ];
-/// Keywords holding a map of sub-schemas.
-pub const MAPS: [&str; 5] = [
+/// Keywords holding a map of sub-schemas (`dependencies` values that are
+/// name lists, not schemas, are no sites: only objects are).
+pub const MAPS: [&str; 6] = [
     "properties",
     "patternProperties",
     "$defs",
     "definitions",
     "dependentSchemas",
+    "dependencies",
 ];
 /// Keywords holding an array of sub-schemas.
 pub const LISTS: [&str; 4] = ["prefixItems", "anyOf", "oneOf", "allOf"];
@@ -160,11 +162,43 @@ pub fn at_mut<'v>(doc: &'v mut Value, ptr: &str) -> Option<&'v mut Value> {
     }
 }
 
-/// Resolves a local `$ref` (`#`, `#/$defs/X`, any JSON pointer).
+/// Resolves a local `$ref` (`#`, `#/$defs/X`, any JSON pointer, or a
+/// plain-name fragment `#name`: a 2019-09+ `$anchor`, or the `#name` of a
+/// draft-06/07 `$id` or a draft-04 `id`).
 pub fn resolve<'v>(doc: &'v Value, reference: &str) -> Option<&'v Value> {
     let frag = reference.strip_prefix('#')?;
     let frag = percent_decode(frag);
+    if !frag.is_empty() && !frag.starts_with('/') {
+        return anchor(doc, &frag, 0);
+    }
     at(doc, &frag)
+}
+
+/// The schema that names itself `name` (`$anchor: name`, or `$id`/`id`
+/// `#name`), searched through every object but literal values.
+fn anchor<'v>(v: &'v Value, name: &str, depth: usize) -> Option<&'v Value> {
+    if depth > 64 {
+        return None;
+    }
+    match v {
+        Value::Object(m) => {
+            let named = m.get("$anchor").and_then(Value::as_str) == Some(name)
+                || ["$id", "id"].iter().any(|k| {
+                    m.get(*k)
+                        .and_then(Value::as_str)
+                        .and_then(|i| i.strip_prefix('#'))
+                        == Some(name)
+                });
+            if named {
+                return Some(v);
+            }
+            m.iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "enum" | "const" | "examples" | "default"))
+                .find_map(|(_, c)| anchor(c, name, depth + 1))
+        }
+        Value::Array(a) => a.iter().find_map(|c| anchor(c, name, depth + 1)),
+        _ => None,
+    }
 }
 
 fn percent_decode(s: &str) -> String {

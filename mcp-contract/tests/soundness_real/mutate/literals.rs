@@ -4,8 +4,9 @@
 
 use serde_json::{json, Value};
 
+use super::super::oracle::ecma_matches;
 use super::super::rng::Rng;
-use super::{is_numeric_node, is_string_node, node, Effect, Kind};
+use super::{is_numeric_node, is_string_node, node, types_of, Effect, Kind};
 
 pub fn kinds() -> Vec<Kind> {
     use Effect::*;
@@ -34,6 +35,16 @@ pub fn kinds() -> Vec<Kind> {
             name: "enum.remove",
             effect: Widen,
             apply: enum_remove,
+        },
+        Kind {
+            name: "enum.relax-to-pattern",
+            effect: Widen,
+            apply: enum_relax,
+        },
+        Kind {
+            name: "enum.from-pattern",
+            effect: Narrow,
+            apply: enum_from_pattern,
         },
         Kind {
             name: "const.change",
@@ -220,5 +231,107 @@ fn default_change(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
     };
     let d = m.get("default").cloned();
     m.insert("default".into(), fresh_like(d.as_ref(), rng));
+    true
+}
+
+/// A class that holds every character of `values`, from the ranges
+/// `[a-z]`, `[A-Z]`, `[0-9]` and `_` (`None` when one falls outside).
+fn class_for(values: &[&str]) -> Option<String> {
+    let chars: Vec<char> = values.iter().flat_map(|v| v.chars()).collect();
+    let mut class = String::new();
+    for (test, part) in [
+        (char::is_ascii_lowercase as fn(&char) -> bool, "a-z"),
+        (char::is_ascii_uppercase, "A-Z"),
+        (char::is_ascii_digit, "0-9"),
+        (|c: &char| *c == '_', "_"),
+    ] {
+        if chars.iter().any(test) {
+            class.push_str(part);
+        }
+    }
+    let fits = chars.iter().all(|c| c.is_ascii_alphanumeric() || *c == '_');
+    (fits && !class.is_empty()).then_some(class)
+}
+
+/// An `enum` of strings relaxed to the bounded or patterned string that
+/// holds every one of them (a `type: string` node: the values were its
+/// only strings).
+fn enum_relax(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
+    let Some(Value::Array(vals)) = m.get("enum") else {
+        return false;
+    };
+    let strs: Vec<&str> = vals.iter().filter_map(Value::as_str).collect();
+    if strs.is_empty() || strs.len() != vals.len() || m.contains_key("const") {
+        return false;
+    }
+    let longest = strs.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+    let shortest = strs.iter().map(|s| s.chars().count()).min().unwrap_or(0);
+    let pattern = class_for(&strs).map(|c| {
+        let rep = if shortest == 0 { "*" } else { "+" };
+        format!("^[{c}]{rep}$")
+    });
+    let mut edits: Vec<Vec<(&str, Value)>> = vec![vec![
+        ("maxLength", json!(longest + rng.below(3))),
+        ("minLength", json!(shortest)),
+    ]];
+    edits.push(vec![("maxLength", json!(longest))]);
+    if let Some(p) = pattern {
+        edits.push(vec![("pattern", json!(p.clone()))]);
+        edits.push(vec![("pattern", json!(p)), ("maxLength", json!(longest))]);
+    }
+    let edit = rng.pick(&edits).clone();
+    m.remove("enum");
+    for (k, v) in edit {
+        m.insert(k.into(), v);
+    }
+    if types_of(m).is_empty() {
+        m.insert("type".into(), json!("string"));
+    }
+    true
+}
+
+/// Strings a bounded or patterned string may be narrowed to.
+const CANDIDATES: [&str; 14] = [
+    "a", "ab", "abc", "foo", "bar", "asc", "desc", "x-trace", "12", "1234", "USD", "A", "zz", "",
+];
+
+/// A bounded or patterned string narrowed to an `enum` of strings it
+/// admitted (`pattern`, `minLength`, `maxLength` give way to the list).
+fn enum_from_pattern(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
+    if !is_string_node(m) || m.contains_key("enum") || m.contains_key("const") {
+        return false;
+    }
+    let keys = ["pattern", "minLength", "maxLength"];
+    if !keys.iter().any(|k| m.contains_key(*k)) {
+        return false;
+    }
+    let pattern = m.get("pattern").and_then(Value::as_str);
+    let min = m.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let max = m
+        .get("maxLength")
+        .and_then(Value::as_u64)
+        .map_or(usize::MAX, |v| v as usize);
+    let fits: Vec<&str> = CANDIDATES
+        .iter()
+        .copied()
+        .filter(|s| (min..=max).contains(&s.chars().count()))
+        .filter(|s| pattern.is_none_or(|p| ecma_matches(p, s)))
+        .collect();
+    if fits.is_empty() {
+        return false;
+    }
+    let n = 1 + rng.below(fits.len().min(3));
+    let start = rng.below(fits.len());
+    let chosen: Vec<&str> = (0..n).map(|i| fits[(start + i) % fits.len()]).collect();
+    for k in keys {
+        m.remove(k);
+    }
+    m.insert("enum".into(), json!(chosen));
     true
 }

@@ -39,6 +39,11 @@ pub fn kinds() -> Vec<Kind> {
             apply: property_rename,
         },
         Kind {
+            name: "required-only.constrain",
+            effect: Narrow,
+            apply: required_only_constrain,
+        },
+        Kind {
             name: "additionalProperties.false",
             effect: Narrow,
             apply: ap_false,
@@ -211,6 +216,53 @@ fn property_rename(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
     if m.contains_key("required") {
         m.insert("required".into(), json!(req));
     }
+    true
+}
+
+/// A name declared only by `required` (here or in this node's
+/// alternatives) given a constraining schema in `properties`. Only where
+/// nothing else judges undeclared names (no `additionalProperties` but
+/// `true`, no `patternProperties`): there the name took any value before.
+fn required_only_constrain(doc: &mut Value, ptr: &str, rng: &mut Rng) -> bool {
+    let Some(m) = node(doc, ptr) else {
+        return false;
+    };
+    if !is_object_node(m)
+        || m.contains_key("patternProperties")
+        || m.contains_key("unevaluatedProperties")
+        || m.get("additionalProperties")
+            .is_some_and(|a| a != &json!(true))
+    {
+        return false;
+    }
+    let mut names = required(m);
+    for kw in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(bs)) = m.get(kw) {
+            for b in bs.iter().filter_map(Value::as_object) {
+                names.extend(required(b));
+            }
+        }
+    }
+    let have = declared(m);
+    names.retain(|n| !have.contains(n));
+    names.sort();
+    names.dedup();
+    if names.is_empty() {
+        return false;
+    }
+    let name = rng.pick(&names).clone();
+    let s = [
+        json!({"type": "string", "maxLength": 3}),
+        json!({"type": "integer", "minimum": 0}),
+        json!({"type": "string", "enum": ["a", "b"]}),
+        json!({"type": "boolean"}),
+    ][rng.below(4)]
+    .clone();
+    let props = m.entry("properties").or_insert_with(|| json!({}));
+    let Some(p) = props.as_object_mut() else {
+        return false;
+    };
+    p.insert(name, s);
     true
 }
 

@@ -405,10 +405,13 @@ fn defs_extract(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
     if !doc.is_object() {
         return false;
     }
-    let n = doc
-        .get("$defs")
-        .and_then(Value::as_object)
-        .map_or(0, Map::len);
+    // where a document keeps its types under draft-07's `definitions`
+    let kw = if doc.get("definitions").is_some() && doc.get("$defs").is_none() {
+        "definitions"
+    } else {
+        "$defs"
+    };
+    let n = doc.get(kw).and_then(Value::as_object).map_or(0, Map::len);
     let name = format!("Extracted{n}");
     let Some(m) = node(doc, ptr) else {
         return false;
@@ -417,11 +420,11 @@ fn defs_extract(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
         return false;
     }
     let body = Value::Object(std::mem::take(m));
-    m.insert("$ref".into(), json!(format!("#/$defs/{name}")));
+    m.insert("$ref".into(), json!(format!("#/{kw}/{name}")));
     let defs = doc
         .as_object_mut()
         .unwrap()
-        .entry("$defs")
+        .entry(kw)
         .or_insert_with(|| json!({}));
     match defs.as_object_mut() {
         Some(d) if !d.contains_key(&name) => {
@@ -451,15 +454,45 @@ fn ref_inline(doc: &mut Value, ptr: &str, _: &mut Rng) -> bool {
     if target.get("$id").is_some()
         || target.get("$anchor").is_some()
         || target.get("$dynamicAnchor").is_some()
+        || target.get("id").is_some_and(Value::is_string)
     {
         return false;
     }
+    // draft-07 and before ignore what sits beside a `$ref`: inlined, it
+    // would start to apply, so it goes (annotations and the containers
+    // references point into stay)
+    let legacy = super::dialects::draft_of(doc).starts_with("draft-");
+    let into_node = refs(doc)
+        .iter()
+        .any(|(_, r)| r.starts_with(&format!("#{ptr}/")));
     let Some(m) = node(doc, ptr) else {
         return false;
     };
     m.remove("$ref");
     if m.contains_key("allOf") {
         return false;
+    }
+    if legacy {
+        let kept = |k: &str| {
+            matches!(
+                k,
+                "$schema"
+                    | "definitions"
+                    | "$defs"
+                    | "title"
+                    | "description"
+                    | "default"
+                    | "examples"
+                    | "deprecated"
+                    | "$comment"
+            )
+        };
+        if m.keys().any(|k| !kept(k)) {
+            if into_node {
+                return false;
+            }
+            m.retain(|k, _| kept(k));
+        }
     }
     m.insert("allOf".into(), json!([target]));
     true
