@@ -116,58 +116,35 @@ impl Dialect {
         matches!(self, Dialect::Draft3 | Dialect::Draft4)
     }
 
-    /// Validation keywords later drafts brought that this one does not
-    /// have: its validators ignore them, so they constrain nothing here.
-    fn unknown_keywords(&self) -> &'static [&'static str] {
-        const SINCE_2019: &[&str] = &[
-            "dependentRequired",
-            "dependentSchemas",
-            "unevaluatedProperties",
-            "unevaluatedItems",
-            "minContains",
-            "maxContains",
-            "prefixItems",
-            "$dynamicRef",
-            "$recursiveRef",
-        ];
-        match self {
-            Dialect::Draft3 | Dialect::Draft4 => &[
-                "const",
-                "contains",
-                "propertyNames",
-                "if",
-                "then",
-                "else",
-                "dependentRequired",
-                "dependentSchemas",
-                "unevaluatedProperties",
-                "unevaluatedItems",
-                "minContains",
-                "maxContains",
-                "prefixItems",
-                "$dynamicRef",
-                "$recursiveRef",
-            ],
-            Dialect::Draft6 => &[
-                "if",
-                "then",
-                "else",
-                "dependentRequired",
-                "dependentSchemas",
-                "unevaluatedProperties",
-                "unevaluatedItems",
-                "minContains",
-                "maxContains",
-                "prefixItems",
-                "$dynamicRef",
-                "$recursiveRef",
-            ],
-            Dialect::Draft7 => SINCE_2019,
-            Dialect::Draft2019 => &["prefixItems", "$dynamicRef"],
-            Dialect::Draft2020 | Dialect::Unknown(_) => &[],
-        }
+    /// Does this dialect know the keyword `kw`? (Those later drafts
+    /// brought are unknown to earlier ones: their validators ignore them.)
+    fn knows(&self, kw: &str) -> bool {
+        INTRODUCED
+            .iter()
+            .find(|(k, _)| *k == kw)
+            .is_none_or(|(_, since)| self >= since)
     }
 }
+
+/// Validation keywords and the draft that brought each (a custom
+/// dialect, read as 2020-12, knows them all).
+const INTRODUCED: &[(&str, Dialect)] = &[
+    ("const", Dialect::Draft6),
+    ("contains", Dialect::Draft6),
+    ("propertyNames", Dialect::Draft6),
+    ("if", Dialect::Draft7),
+    ("then", Dialect::Draft7),
+    ("else", Dialect::Draft7),
+    ("dependentRequired", Dialect::Draft2019),
+    ("dependentSchemas", Dialect::Draft2019),
+    ("unevaluatedProperties", Dialect::Draft2019),
+    ("unevaluatedItems", Dialect::Draft2019),
+    ("minContains", Dialect::Draft2019),
+    ("maxContains", Dialect::Draft2019),
+    ("$recursiveRef", Dialect::Draft2019),
+    ("prefixItems", Dialect::Draft2020),
+    ("$dynamicRef", Dialect::Draft2020),
+];
 
 /// A schema document read in its dialect and written as 2020-12.
 #[derive(Debug, Clone)]
@@ -267,11 +244,9 @@ impl Walk {
         if m.remove("$schema").is_some() {
             self.changed = true;
         }
-        for k in d.unknown_keywords() {
-            if m.remove(*k).is_some() {
-                self.changed = true;
-            }
-        }
+        let before = m.len();
+        m.retain(|k, _| d.knows(k));
+        self.changed |= m.len() != before;
         if d.ref_overrides_siblings() && m.contains_key("$ref") {
             let before = m.len();
             m.retain(|k, _| {
