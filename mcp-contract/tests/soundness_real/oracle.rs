@@ -228,10 +228,11 @@ impl<'d> Ctx<'d> {
         match inst {
             Value::Object(obj) => {
                 // an object the schema describes (type object, properties,
-                // required) declares its keys; only an explicitly open rest
-                // (`additionalProperties` true or a schema: what schemars
-                // writes for maps) or a schema that says nothing about objects
-                // (`{}`: any value) takes keys it does not name
+                // required) declares its keys; only a rest with a schema
+                // (what schemars writes for maps) or a schema that says
+                // nothing about objects (`{}`: any value) takes keys it does
+                // not name (`additionalProperties: true` is the same as
+                // leaving it out: it declares nothing)
                 let declares = all.iter().any(|(n, _)| {
                     n.get("properties").is_some()
                         || n.get("patternProperties").is_some()
@@ -242,12 +243,9 @@ impl<'d> Ctx<'d> {
                             _ => false,
                         }
                 });
-                let open_schema = all.iter().any(|(n, _)| {
-                    matches!(
-                        n.get("additionalProperties"),
-                        Some(Value::Object(_)) | Some(Value::Bool(true))
-                    )
-                });
+                let open_schema = all
+                    .iter()
+                    .any(|(n, _)| matches!(n.get("additionalProperties"), Some(Value::Object(_))));
                 let required: BTreeSet<&str> = if self.required_declares {
                     all.iter()
                         .filter(|(_, via_if)| !via_if)
