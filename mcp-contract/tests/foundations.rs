@@ -512,3 +512,20 @@ fn bounds_at_the_ends_of_i128_are_compared_without_overflow() {
     assert!(!breaking_in(f("int128"), f("int64")).is_empty());
     assert_eq!(breaking_in(f("int64"), f("int128")), vec![]);
 }
+
+/// A name a closed object declares, which one of its `oneOf` branches also
+/// requires, renamed: calls that still send the old name are rejected (the
+/// branch's requirement declares nothing past the object's
+/// `additionalProperties: false`). soundness_real, corpus 0136 `issue_write`.
+#[test]
+fn a_rename_in_a_closed_object_is_not_hidden_by_a_branch_that_requires_the_name() {
+    let obj = |name: &str| {
+        json!({"type": "object", "properties": {"fields": {"items": {
+            "additionalProperties": false,
+            "oneOf": [{"required": ["value"]}, {"required": ["option"]}],
+            "properties": {name: {"type": "string"}}}}}})
+    };
+    assert!(breaking_in(obj("option"), obj("option_v2"))
+        .iter()
+        .any(|(r, _)| *r == "input.property-removed"));
+}

@@ -171,6 +171,10 @@ pub(super) const ONE_SCHEMA: &[&str] = &[
 ];
 /// Keywords whose value is a list of schemas.
 pub(super) const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// In the names an enclosing node declares: its `additionalProperties`
+/// judges the names it does not declare (no property name starts with NUL).
+const JUDGED_ABOVE: &str = "\u{0}additionalProperties";
+
 /// Keywords whose schemas judge the same value as the node they stand in
 /// (a name declared there is declared for them too).
 const SAME_VALUE: &[&str] = &[
@@ -283,6 +287,11 @@ impl Walk {
         let mut here = declared.clone();
         if let Some(Value::Object(p)) = m.get("properties") {
             here.extend(p.keys().cloned());
+        }
+        // (where this node's `additionalProperties` judges the names it does
+        // not declare, a branch's declaration would not let one through)
+        if m.contains_key("additionalProperties") {
+            here.insert(JUDGED_ABOVE.to_string());
         }
         let none = BTreeSet::new();
         for (k, child) in m.iter_mut() {
@@ -438,7 +447,7 @@ impl Walk {
     /// undeclared names, nor where `unevaluated*` reads what `properties`
     /// evaluated.)
     fn required_declares(&mut self, m: &mut Map<String, Value>, declared: &BTreeSet<String>) {
-        if m.contains_key("additionalProperties") {
+        if m.contains_key("additionalProperties") || declared.contains(JUDGED_ABOVE) {
             return;
         }
         let (mut required, mut declared_below) = (BTreeSet::new(), BTreeSet::new());
