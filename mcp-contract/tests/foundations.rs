@@ -5,37 +5,11 @@
 //! neighbour (the same values spelled another way) that must stay quiet;
 //! every expected verdict was checked with a validator (python-jsonschema).
 
-use mcp_contract::load::surface_from_value;
-use mcp_contract::{diff_surfaces, Severity, Surface};
+#[path = "support/breaking.rs"]
+mod breaking;
+
+use breaking::{breaking_in, breaking_out};
 use serde_json::{json, Value};
-
-fn tool(input: Value, output: Option<Value>) -> Surface {
-    let mut t = json!({"name": "t", "inputSchema": input});
-    if let Some(o) = output {
-        t["outputSchema"] = o;
-    }
-    surface_from_value(&json!([t]), "test").expect("loads")
-}
-
-/// (rule, pointer) of every breaking change between two inputs.
-fn breaking_in(old: Value, new: Value) -> Vec<(&'static str, String)> {
-    breaking(tool(old, None), tool(new, None))
-}
-
-/// (rule, pointer) of every breaking change between two outputs.
-fn breaking_out(old: Value, new: Value) -> Vec<(&'static str, String)> {
-    let obj = json!({"type": "object"});
-    breaking(tool(obj.clone(), Some(old)), tool(obj, Some(new)))
-}
-
-fn breaking(old: Surface, new: Surface) -> Vec<(&'static str, String)> {
-    diff_surfaces(&old, &new)
-        .changes
-        .into_iter()
-        .filter(|c| c.severity == Severity::Breaking)
-        .map(|c| (c.rule, c.pointer))
-        .collect()
-}
 
 fn field(v: Value) -> Value {
     json!({"type": "object", "properties": {"v": v}})

@@ -3,37 +3,14 @@
 //! break"). Each class has a breaking case that must be reported and a
 //! harmless neighbour that must stay quiet.
 
+#[path = "support/breaking.rs"]
+mod breaking;
+
+use breaking::{breaking_in, breaking_out, tool};
+use mcp_contract::diff_surfaces;
 use mcp_contract::load::surface_from_value;
 use mcp_contract::schema::vocabulary::{handling, Handling};
-use mcp_contract::{diff_surfaces, Severity, Surface};
 use serde_json::{json, Value};
-
-fn tool(input: Value, output: Option<Value>) -> Surface {
-    let mut t = json!({"name": "t", "inputSchema": input});
-    if let Some(o) = output {
-        t["outputSchema"] = o;
-    }
-    surface_from_value(&json!([t]), "test").expect("loads")
-}
-
-/// (rule, pointer) of every breaking change from `old` to `new` inputs.
-fn breaking_in(old: Value, new: Value) -> Vec<(&'static str, String)> {
-    breaking(tool(old, None), tool(new, None))
-}
-
-fn breaking_out(old: Value, new: Value) -> Vec<(&'static str, String)> {
-    let obj = json!({"type": "object"});
-    breaking(tool(obj.clone(), Some(old)), tool(obj, Some(new)))
-}
-
-fn breaking(old: Surface, new: Surface) -> Vec<(&'static str, String)> {
-    diff_surfaces(&old, &new)
-        .changes
-        .into_iter()
-        .filter(|c| c.severity == Severity::Breaking)
-        .map(|c| (c.rule, c.pointer))
-        .collect()
-}
 
 fn demo_create_order() -> Value {
     let path = concat!(
