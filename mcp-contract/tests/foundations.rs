@@ -503,3 +503,39 @@ fn a_rename_in_a_closed_object_is_not_hidden_by_a_branch_that_requires_the_name(
         .iter()
         .any(|(r, _)| *r == "input.property-removed"));
 }
+
+/// draft-04's `integer` is a number written without a fraction: `2.0`,
+/// an integer since draft-06, is refused there. Going to draft-04 refuses
+/// it (input), coming from it lets clients receive it (output); staying
+/// in either dialect changes nothing.
+#[test]
+fn draft04_integers_are_written_without_a_fraction() {
+    let d4 = "http://json-schema.org/draft-04/schema#";
+    let d7 = "http://json-schema.org/draft-07/schema#";
+    let doc = |schema: &str| {
+        json!({"$schema": schema, "type": "object",
+            "properties": {"n": {"type": "integer"}, "x": {"type": ["integer", "null"]}}})
+    };
+    let at = |k: &str| {
+        (
+            "input.type-narrowed",
+            format!("/inputSchema/properties/{k}/type"),
+        )
+    };
+    assert_eq!(breaking_in(doc(d7), doc(d4)), vec![at("n"), at("x")]);
+    assert_eq!(breaking_in(doc(d4), doc(d7)), vec![]);
+    assert_eq!(breaking_in(doc(d4), doc(d4)), vec![]);
+    let out = breaking_out(doc(d4), doc(d7));
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(
+        out.iter().all(|(r, _)| *r == "output.type-widened"),
+        "{out:?}"
+    );
+    assert_eq!(breaking_out(doc(d7), doc(d4)), vec![]);
+    // a draft-04 `number` holds 2.0 as any dialect's does
+    let num = |schema: &str| {
+        json!({"$schema": schema, "type": "object",
+        "properties": {"n": {"type": "number"}}})
+    };
+    assert_eq!(breaking_in(num(d7), num(d4)), vec![]);
+}

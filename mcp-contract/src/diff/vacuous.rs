@@ -391,13 +391,14 @@ fn within_bounds(s: &Shape<'_>, v: &Value) -> bool {
 }
 
 /// The single JSON kinds a [`TypeSet`] is made of.
-const KINDS: [TypeSet; 7] = [
+const KINDS: [TypeSet; 8] = [
     TypeSet::NULL,
     TypeSet::BOOLEAN,
     TypeSet::OBJECT,
     TypeSet::ARRAY,
     TypeSet::STRING,
-    TypeSet::INTEGER,
+    TypeSet::WHOLE_WRITTEN,
+    TypeSet::FRACTION_WRITTEN,
     TypeSet::FRACTION,
 ];
 

@@ -82,7 +82,7 @@ fn keyword(
         "$recursiveRef" => sub(root, v),
         "type" => {
             let t = TypeSet::from_keyword(Some(x));
-            Some(t.contains(TypeSet::of(v)))
+            Some(t.contains(TypeSet::written(v)))
         }
         "enum" => Some(x.as_array()?.iter().any(|e| equal(e, v))),
         "const" => Some(equal(x, v)),

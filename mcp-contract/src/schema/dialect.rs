@@ -13,6 +13,8 @@
 //!   `if` in draft-06, `dependentRequired` and `unevaluated*` in draft-07,
 //!   …) are unknown to the declared one: its validators ignore them, and
 //!   so does the comparator;
+//! - draft-04: `integer` is a number written without a fraction (`2.0` is
+//!   not one), read as [`LEXICAL_INTEGER`];
 //! - draft-04: `id` becomes `$id` (or `$anchor` for `#name`); its boolean
 //!   `exclusiveMinimum`/`exclusiveMaximum` become the numeric forms (in any
 //!   dialect: a boolean there means nothing else);
@@ -47,6 +49,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Number, Value};
 
 use super::numeric::Num;
+use super::types::LEXICAL_INTEGER;
 
 /// Deepest nesting the normalizer rewrites.
 const MAX_DEPTH: usize = 256;
@@ -382,6 +385,24 @@ impl Walk {
 
     /// draft-04: `id` is `$id`, or `$anchor` for a plain name.
     fn draft4(&mut self, m: &mut Map<String, Value>) {
+        // `integer` there is a number written without a fraction
+        let lexical = |t: &mut Value| {
+            if t == "integer" {
+                *t = Value::from(LEXICAL_INTEGER);
+                true
+            } else {
+                false
+            }
+        };
+        match m.get_mut("type") {
+            Some(Value::Array(ts)) => {
+                for t in ts.iter_mut() {
+                    self.changed |= lexical(t);
+                }
+            }
+            Some(t) => self.changed |= lexical(t),
+            None => {}
+        }
         if let Some(Value::String(id)) = m.get("id").cloned() {
             if !m.contains_key("$id") && !m.contains_key("$anchor") {
                 m.remove("id");
@@ -615,12 +636,11 @@ fn required_here(
 /// `type` admits numbers only as integers (`"integer"`, or a list with
 /// `"integer"` and no `"number"`).
 fn integer_only(t: Option<&Value>) -> bool {
+    let integer = |t: &Value| t == "integer" || t == LEXICAL_INTEGER;
     match t {
-        Some(Value::String(s)) => s == "integer",
-        Some(Value::Array(a)) => {
-            a.iter().any(|t| t == "integer") && !a.iter().any(|t| t == "number")
-        }
-        _ => false,
+        Some(Value::Array(a)) => a.iter().any(integer) && !a.iter().any(|t| t == "number"),
+        Some(t) => integer(t),
+        None => false,
     }
 }
 

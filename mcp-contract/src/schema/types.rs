@@ -1,6 +1,12 @@
 //! The set of JSON types a schema admits, with `integer` as a subset of
 //! `number` (a number is an integer or a fraction), so that
 //! `integer` -> `number` is a widening and `["string","null"]` is a set.
+//!
+//! Integers are two kinds: written without a fraction (`2`) and written
+//! with one (`2.0`). 2019-09 and later count both as `integer`; draft-04
+//! (and draft-03) only the first, so their `integer` is read as
+//! [`LEXICAL_INTEGER`] and a switch between the two readings is a change
+//! of the set like any other.
 
 use serde_json::Value;
 
@@ -15,11 +21,16 @@ impl TypeSet {
     pub const OBJECT: TypeSet = TypeSet(4);
     pub const ARRAY: TypeSet = TypeSet(8);
     pub const STRING: TypeSet = TypeSet(16);
-    pub const INTEGER: TypeSet = TypeSet(32);
+    /// Integers written without a fraction (`2`): draft-04's `integer`.
+    pub const WHOLE_WRITTEN: TypeSet = TypeSet(32);
+    /// Integers written with a fraction (`2.0`).
+    pub const FRACTION_WRITTEN: TypeSet = TypeSet(128);
+    /// Integers however written: `integer` since draft-06.
+    pub const INTEGER: TypeSet = TypeSet(32 | 128);
     /// Numbers with a fractional part.
     pub const FRACTION: TypeSet = TypeSet(64);
-    pub const NUMBER: TypeSet = TypeSet(32 | 64);
-    pub const ALL: TypeSet = TypeSet(127);
+    pub const NUMBER: TypeSet = TypeSet(32 | 64 | 128);
+    pub const ALL: TypeSet = TypeSet(255);
 
     /// The kinds with a single `type` name of their own (numbers aside).
     const NAMED: [(TypeSet, &'static str); 5] = [
@@ -59,6 +70,7 @@ impl TypeSet {
             "string" => TypeSet::STRING,
             "integer" => TypeSet::INTEGER,
             "number" => TypeSet::NUMBER,
+            LEXICAL_INTEGER => TypeSet::WHOLE_WRITTEN,
             _ => TypeSet::NONE,
         }
     }
@@ -73,7 +85,7 @@ impl TypeSet {
             .collect();
         if self.overlaps(TypeSet::FRACTION) {
             names.push(Value::from("number"));
-        } else if self.contains(TypeSet::INTEGER) {
+        } else if self.overlaps(TypeSet::INTEGER) {
             names.push(Value::from("integer"));
         }
         Value::Array(names)
@@ -107,6 +119,19 @@ impl TypeSet {
                     TypeSet::FRACTION
                 }
             }
+        }
+    }
+
+    /// The kind of one JSON value as written: `2` and `2.0` are apart
+    /// (what draft-04's `integer` tells apart); [`TypeSet::of`] is the
+    /// kind of every value equal to it.
+    pub fn written(v: &Value) -> TypeSet {
+        match v {
+            Value::Number(n) if n.is_f64() && TypeSet::of(v) == TypeSet::INTEGER => {
+                TypeSet::FRACTION_WRITTEN
+            }
+            Value::Number(n) if !n.is_f64() => TypeSet::WHOLE_WRITTEN,
+            _ => TypeSet::of(v),
         }
     }
 
@@ -146,14 +171,25 @@ impl TypeSet {
             .collect();
         if self.contains(TypeSet::NUMBER) {
             names.push("number");
-        } else if self.contains(TypeSet::INTEGER) {
+            return names;
+        }
+        if self.contains(TypeSet::INTEGER) {
             names.push("integer");
-        } else if self.contains(TypeSet::FRACTION) {
+        } else if self.contains(TypeSet::WHOLE_WRITTEN) {
+            names.push("integer written without a fraction");
+        } else if self.contains(TypeSet::FRACTION_WRITTEN) {
+            names.push("integer written with a fraction (such as 2.0)");
+        }
+        if self.contains(TypeSet::FRACTION) {
             names.push("non-integer number");
         }
         names
     }
 }
+
+/// The `type` name draft-04's `integer` is read as: integers written
+/// without a fraction (`2.0` is a number there, not an integer).
+pub const LEXICAL_INTEGER: &str = "integer (draft-04: written without a fraction)";
 
 /// Keywords that constrain values of one type only.
 pub const BY_TYPE: [(TypeSet, &[&str]); 4] = [
@@ -212,6 +248,14 @@ mod tests {
         let num = TypeSet::from_keyword(Some(&json!("number")));
         assert!(num.contains(int) && !int.contains(num));
         assert_eq!(TypeSet::of(&json!(2.0)), TypeSet::INTEGER);
+        assert_eq!(TypeSet::written(&json!(2.0)), TypeSet::FRACTION_WRITTEN);
+        assert_eq!(TypeSet::written(&json!(2)), TypeSet::WHOLE_WRITTEN);
+        let draft4 = TypeSet::from_name(LEXICAL_INTEGER);
+        assert!(int.contains(draft4) && !draft4.contains(TypeSet::written(&json!(2.0))));
+        assert_eq!(
+            int.minus(draft4).describe(),
+            "\"integer written with a fraction (such as 2.0)\""
+        );
         assert_eq!(TypeSet::of(&json!(2.5)), TypeSet::FRACTION);
         assert_eq!(
             TypeSet::from_keyword(Some(&json!(["string", "null"]))).describe(),
