@@ -264,3 +264,33 @@ fn rules_and_explain() {
         text(&out.stderr)
     );
 }
+
+/// The README's sample under its first example is what that command prints:
+/// every line of the ```text block is a line of the real output (the
+/// `region` verdict's witness names `region`, not a neighbour).
+#[test]
+fn readme_sample_is_real_output() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    let start = readme.find("```text\n").expect("the README's sample block") + 8;
+    let sample = &readme[start..start + readme[start..].find("```").unwrap()];
+    let out = run(&[
+        "diff",
+        p(&examples().join("search-v1.json")),
+        p(&examples().join("search-v2.json")),
+        "--color",
+        "never",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let sample: Vec<&str> = sample.lines().collect();
+    assert_eq!(sample.len(), 3, "{sample:?}");
+    assert!(
+        lines.windows(sample.len()).any(|w| w == sample.as_slice()),
+        "README sample\n{}\nis not in the real output\n{stdout}",
+        sample.join("\n")
+    );
+    assert!(sample[2].ends_with("\"region\" is a required property"));
+}

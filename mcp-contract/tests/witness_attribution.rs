@@ -90,3 +90,68 @@ fn removed_field_of_a_closed_object_is_rejected_because_of_it() {
         assert!(c.proof.as_ref().unwrap().is_backed(), "{c:?}");
     }
 }
+
+/// The README's first example (`examples/surfaces/search-v1.json` ->
+/// `search-v2.json`) makes two fields required at once. Both verdicts share
+/// the keyword `/inputSchema/required`; each witness must omit its own field
+/// and its detail must name that field, not the neighbour the validator
+/// happens to list first.
+#[test]
+fn each_new_required_field_has_its_own_witness() {
+    let surfaces = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/surfaces");
+    let old = read_surface(&surfaces.join("search-v1.json")).unwrap();
+    let new = read_surface(&surfaces.join("search-v2.json")).unwrap();
+    let mut changes = diff_surfaces(&old, &new).changes;
+    proven(&mut changes, &old, &new);
+    for (field, other) in [("region", "search_text"), ("search_text", "region")] {
+        let c = changes
+            .iter()
+            .find(|c| c.rule == "input.required-added" && c.subject.as_deref() == Some(field))
+            .unwrap_or_else(|| panic!("no required-added for {field}: {changes:#?}"));
+        assert_eq!(c.proof, Some(Proof::Proven), "{c:?}");
+        let w = c.witness.as_ref().unwrap();
+        assert_eq!(w.kind, WitnessKind::Rejected, "{w:?}");
+        assert_eq!(
+            w.detail,
+            format!("\"{field}\" is a required property"),
+            "{w:?}"
+        );
+        assert!(w.value.get(field).is_none(), "{w:?}");
+        // only this field is missing: the call sends the other new required one
+        assert!(w.value.get(other).is_some(), "{w:?}");
+    }
+}
+
+/// The same on the output side: two fields no longer guaranteed, each
+/// witness leaves out its own and its detail names it.
+#[test]
+fn each_output_field_no_longer_required_has_its_own_witness() {
+    let tool = |schema: Value| {
+        let mut t = mcp_contract::Tool::new("t");
+        t.input_schema = json!({"type": "object"});
+        t.output_schema = Some(schema);
+        let mut s = Surface::new();
+        s.insert(t);
+        s
+    };
+    let props = json!({"a": {"type": "string"}, "b": {"type": "string"}});
+    let old = tool(json!({"type": "object", "properties": props, "required": ["a", "b"]}));
+    let new = tool(json!({"type": "object", "properties": props}));
+    let mut changes = diff_surfaces(&old, &new).changes;
+    proven(&mut changes, &old, &new);
+    for (field, other) in [("a", "b"), ("b", "a")] {
+        let c = changes
+            .iter()
+            .find(|c| c.rule == "output.required-removed" && c.subject.as_deref() == Some(field))
+            .unwrap_or_else(|| panic!("no required-removed for {field}: {changes:#?}"));
+        let w = c.witness.as_ref().unwrap();
+        assert_eq!(w.kind, WitnessKind::Unexpected, "{w:?}");
+        assert_eq!(
+            w.detail,
+            format!("\"{field}\" is a required property"),
+            "{w:?}"
+        );
+        assert!(w.value.get(field).is_none(), "{w:?}");
+        assert!(w.value.get(other).is_some(), "{w:?}");
+    }
+}

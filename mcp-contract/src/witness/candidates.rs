@@ -187,26 +187,26 @@ pub fn focused_upto(f: &Focus<'_>, cap: usize) -> Vec<Value> {
         Some("required") | Some("property-removed") => {
             let name = f.subject.unwrap_or_default();
             let mut bases: Vec<Map<String, Value>> = src_objects().collect();
-            if f.keyword == Some("property-removed") {
-                // members both sides want: the call must pass the new schema but for the field
-                let others: Vec<Map<String, Value>> = f
-                    .other_nodes
-                    .iter()
-                    .flat_map(|n| {
-                        (0..2).filter_map(|v| match f.sample(f.other_root, n, v) {
-                            Value::Object(m) => Some(m),
-                            _ => None,
-                        })
+            // members both sides want: the call must pass the other schema but
+            // for the field (where several become required at once, the
+            // others are sent: only this one is missing)
+            let others: Vec<Map<String, Value>> = f
+                .other_nodes
+                .iter()
+                .flat_map(|n| {
+                    (0..2).filter_map(|v| match f.sample(f.other_root, n, v) {
+                        Value::Object(m) => Some(m),
+                        _ => None,
                     })
-                    .collect();
-                for m in bases.clone().iter().take(2) {
-                    for o in &others {
-                        let mut u = m.clone();
-                        for (k, v) in o {
-                            u.entry(k.clone()).or_insert_with(|| v.clone());
-                        }
-                        bases.insert(0, u);
+                })
+                .collect();
+            for m in bases.clone().iter().take(2) {
+                for o in &others {
+                    let mut u = m.clone();
+                    for (k, v) in o {
+                        u.entry(k.clone()).or_insert_with(|| v.clone());
                     }
+                    bases.insert(0, u);
                 }
             }
             // values for the member: samples of its schema on either side, then one of every type

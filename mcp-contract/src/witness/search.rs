@@ -940,6 +940,28 @@ impl Search<'_> {
                     return None;
                 }
                 let mut patched = other_root.clone();
+                // (a `required` list holds one change per name: only this name is put back)
+                if let Some(name) = self.required_name() {
+                    let listed = |v: Option<&Value>| {
+                        v.and_then(Value::as_array)
+                            .is_some_and(|a| a.iter().any(|n| n.as_str() == Some(name)))
+                    };
+                    let (want, has) = (listed(src), listed(there));
+                    if want == has {
+                        return None;
+                    }
+                    let Value::Object(m) = pointer_mut(&mut patched, parent)? else {
+                        return None;
+                    };
+                    let list = m.entry(last.clone()).or_insert_with(|| json!([]));
+                    let Value::Array(a) = list else { return None };
+                    if want {
+                        a.push(json!(name));
+                    } else {
+                        a.retain(|n| n.as_str() != Some(name));
+                    }
+                    return compile(&patched).ok();
+                }
                 match (pointer_mut(&mut patched, parent)?, src) {
                     (Value::Object(m), Some(v)) => {
                         m.insert(last.clone(), v.clone());
@@ -971,6 +993,26 @@ impl Search<'_> {
                 compile(&patched).ok()
             })
             .as_ref()
+    }
+
+    /// The name, when the change is one name of a `required` list: the list
+    /// holds one change per name, so the keyword at its place does not
+    /// single this one out.
+    fn required_name(&self) -> Option<&str> {
+        let at_list = self.site.keyword.as_deref() == Some("required")
+            && self.pointer_tail.last().map(String::as_str) == Some("required");
+        self.subject.filter(|_| at_list)
+    }
+
+    /// Is the validator's complaint about this change's own name? (For a
+    /// name of a `required` list, a missing neighbour is another change's.)
+    fn about_subject(&self, e: &jsonschema::ValidationError<'_>) -> bool {
+        match (self.required_name(), e.kind()) {
+            (Some(name), jsonschema::error::ValidationErrorKind::Required { property }) => {
+                property.as_str() == Some(name)
+            }
+            _ => true,
+        }
     }
 
     /// Integer widths of the node on the source and the other side, when either has one.
@@ -1097,15 +1139,21 @@ impl Search<'_> {
                 });
             }
             // the validator's complaint is the changed keyword itself, at the changed place
+            // (for one name of a `required` list: about that name, and the
+            // only reason, i.e. with that name put back the other side accepts)
             let exact = vo.iter_errors(inst).take(16).find(|e| {
                 let eval = e.evaluation_path().as_str();
-                eval.split('/')
-                    .skip(1)
-                    .filter(|t| *t != "$ref")
-                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
-                    .eq(self.pointer_tail.iter().cloned())
+                self.about_subject(e)
+                    && eval
+                        .split('/')
+                        .skip(1)
+                        .filter(|t| *t != "$ref")
+                        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                        .eq(self.pointer_tail.iter().cloned())
             });
-            if let Some(e) = exact {
+            let alone =
+                self.required_name().is_none() || self.undone().is_some_and(|u| u.is_valid(inst));
+            if let Some(e) = exact.filter(|_| alone) {
                 return Some(Hit {
                     inst: inst.clone(),
                     at: at.to_vec(),
@@ -1120,7 +1168,12 @@ impl Search<'_> {
                     .iter_errors(inst)
                     .take(16)
                     .find(|e| {
-                        attributable(self.site, &self.pointer_tail, e.evaluation_path().as_str())
+                        self.about_subject(e)
+                            && attributable(
+                                self.site,
+                                &self.pointer_tail,
+                                e.evaluation_path().as_str(),
+                            )
                     })
                     .or_else(|| vo.iter_errors(inst).next())
                     .map(|e| error_detail(&e))
@@ -1137,7 +1190,7 @@ impl Search<'_> {
             let mut first: Option<String> = None;
             for e in vo.iter_errors(inst).take(16) {
                 let eval = e.evaluation_path().as_str().to_string();
-                if attributable(self.site, &self.pointer_tail, &eval) {
+                if self.about_subject(&e) && attributable(self.site, &self.pointer_tail, &eval) {
                     return Some(Hit {
                         inst: inst.clone(),
                         at: at.to_vec(),
