@@ -40,8 +40,18 @@ impl InputError {
     /// Builds an error from a serde_json parse error, keeping its line and column.
     pub fn from_json(file: impl Into<String>, err: &serde_json::Error) -> Self {
         let message = strip_position(&err.to_string());
-        let mut e = InputError::new(file, format!("invalid JSON: {message}"))
-            .fix("make the file valid JSON (for a lockfile, regenerate it)");
+        // (valid JSON, but a number past what a 64-bit float holds: the file
+        // needs a smaller number, not valid JSON)
+        let mut e = if message == "number out of range" {
+            InputError::new(
+                file,
+                "number out of range: past what a 64-bit float holds, the largest number mcp-contract reads",
+            )
+            .fix("write the number within +/-1.7976931348623157e308 (as a bound, one that large constrains nothing)")
+        } else {
+            InputError::new(file, format!("invalid JSON: {message}"))
+                .fix("make the file valid JSON (for a lockfile, regenerate it)")
+        };
         if err.line() > 0 {
             e = e.at(format!("line {}, column {}", err.line(), err.column()));
         }
