@@ -1,6 +1,14 @@
 //! Server-section comparison: the capabilities a client relies on
 //! (a capability or one of its flags disappearing is breaking), the
 //! instructions put into the model's context, and the protocol revision.
+//!
+//! Capabilities are judged by what they declare. A feature capability
+//! (`logging`, `completions`, `prompts`, `tools`, and any key this module
+//! does not know) is declared by its presence, even as `{}`, as the MCP
+//! specification reads it. A container of capabilities (`experimental`,
+//! `extensions`: a map from capability names to their settings) declares
+//! only the names it holds, so an empty one declares nothing and appearing
+//! or disappearing as `{}` is no change.
 //! Changes carry the id `(server)`, which no tool, prompt or resource can
 //! have, and a pointer into the `server` section.
 
@@ -30,10 +38,15 @@ fn truthy(v: &Value) -> bool {
     !matches!(v, Value::Null | Value::Bool(false))
 }
 
+/// The capabilities whose value is a map from capability names to their
+/// settings: they declare the names they hold, not themselves.
+const CONTAINERS: &[&str] = &["experimental", "extensions"];
+
 /// Declared capabilities as `key` and `key/flag` pointers: a top-level key
-/// counts when present (not null/false), a nested key when truthy. Nested
-/// values that are not flags (numbers, strings, objects under a flag) are
-/// settings, compared as a whole by [`settings`].
+/// counts when present (not null/false) unless it is a container
+/// ([`CONTAINERS`]), a nested key when truthy. Nested values that are not
+/// flags (numbers, strings, objects under a flag) are settings, compared as
+/// a whole by [`settings`].
 fn declared(caps: &Map<String, Value>) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (k, v) in caps.iter().filter(|(_, v)| truthy(v)) {
@@ -43,7 +56,9 @@ fn declared(caps: &Map<String, Value>) -> BTreeSet<String> {
                 out.insert(format!("{top}/{}", escape_pointer(s)));
             }
         }
-        out.insert(top);
+        if !CONTAINERS.contains(&k.as_str()) {
+            out.insert(top);
+        }
     }
     out
 }
