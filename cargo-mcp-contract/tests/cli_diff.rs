@@ -161,7 +161,7 @@ fn accepts_every_input_shape() {
 
 #[test]
 fn snapshot_is_canonical_and_rewrites_nothing_when_unchanged() {
-    let from = tmp("snap-src.json", br#"{"tools":[{"inputSchema":{"required":["b","a"],"type":"object","properties":{"b":{},"a":{}}},"name":"z"},{"name":"a","inputSchema":{}}]}"#);
+    let from = tmp("snap-src.json", br#"{"tools":[{"inputSchema":{"required":["b","a"],"type":"object","properties":{"b":{},"a":{}}},"name":"z"},{"name":"a","inputSchema":{"type":"object"}}]}"#);
     let lock = from.with_file_name("snap.lock");
     let _ = std::fs::remove_file(&lock);
     let out = run(&["snapshot", "--from", p(&from), "-o", p(&lock)]);

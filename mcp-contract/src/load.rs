@@ -4,8 +4,10 @@
 //! their published form), an array of tools, or a single tool object. Every
 //! failure is an [`InputError`] naming the file and the place in it.
 //! Prompts, resources, templates and the server section: [`entries`].
+//! What MCP clients accept from a published listing: [`published`].
 
 pub mod entries;
+pub mod published;
 
 use std::path::Path;
 

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod accepted;
 pub mod check;
 pub mod diff;
 pub mod history;

@@ -2,11 +2,14 @@
 //! `cargo mcp-contract snapshot --server [-o PATH] [--timeout SECS] -- CMD [ARGS…]`,
 //! `cargo mcp-contract snapshot --url URL [--header "NAME: VALUE"]…` and
 //! `cargo mcp-contract snapshot --config .mcp.json --name NAME`.
+//! A tool whose `inputSchema` is not an object schema is refused (exit 2)
+//! unless `--allow-non-object-input` ([`crate::cmd::accepted`]).
 
 use std::path::PathBuf;
 
 use mcp_contract::{load, lockfile, Surface};
 
+use crate::cmd::accepted::AcceptArgs;
 use crate::cmd::live::{self, ServerArgs};
 use crate::output;
 
@@ -21,6 +24,8 @@ pub struct Args {
     /// Where to write the lockfile (`-` for stdout)
     #[arg(short = 'o', long, default_value = lockfile::DEFAULT_PATH)]
     output: PathBuf,
+    #[command(flatten)]
+    accept: AcceptArgs,
     #[command(flatten)]
     live: ServerArgs,
 }
@@ -57,11 +62,20 @@ fn read(args: &Args) -> Result<Surface, u8> {
             return Err(output::ERROR);
         }
         let from = args.from.as_deref().unwrap_or(std::path::Path::new("-"));
-        return load::read_surface(from).map_err(|e| output::input_error(&e));
+        let allow = args.accept.allow_non_object_input;
+        let surface =
+            load::published::read_accepted(from, allow).map_err(|e| output::input_error(&e))?;
+        args.accept.warn(&surface);
+        return Ok(surface);
     }
     let cmd = args.live.endpoint()?;
     let captured = mcp_contract_driver::capture(&cmd, &args.live.options())
         .map_err(|e| live::driver_error(&e))?;
+    args.accept.check(
+        &captured.surface,
+        &format!("tools/list of `{cmd}`"),
+        &|name| load::published::locate_in_listing(&captured.tools, name),
+    )?;
     let s = &captured.server;
     let lists: String = captured
         .lists

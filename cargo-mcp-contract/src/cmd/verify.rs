@@ -1,11 +1,14 @@
 //! `cargo mcp-contract verify --server [--lockfile PATH] -- CMD`: the live
 //! surface must equal the committed lockfile, byte for byte once canonical.
+//! A live tool whose `inputSchema` is not an object schema is refused
+//! (exit 2) unless `--allow-non-object-input` ([`crate::cmd::accepted`]).
 
 use std::path::PathBuf;
 
-use mcp_contract::{lockfile, report};
+use mcp_contract::{load, lockfile, report};
 use mcp_contract_driver::{capture, verify};
 
+use crate::cmd::accepted::AcceptArgs;
 use crate::cmd::live::{self, ServerArgs};
 use crate::output::{self, ColorChoice};
 
@@ -20,6 +23,8 @@ pub struct Args {
     /// Colour the report
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    #[command(flatten)]
+    accept: AcceptArgs,
     #[command(flatten)]
     live: ServerArgs,
 }
@@ -37,6 +42,13 @@ pub fn run(args: Args) -> u8 {
         Ok(c) => c,
         Err(e) => return live::driver_error(&e),
     };
+    if let Err(code) = args.accept.check(
+        &captured.surface,
+        &format!("tools/list of `{cmd}`"),
+        &|name| load::published::locate_in_listing(&captured.tools, name),
+    ) {
+        return code;
+    }
     let live = mcp_contract_driver::capture::with_locked_versions(captured.surface, &locked);
     let v = verify::verify(&locked, &live);
     if let Some(note) = &v.tools_only {
