@@ -377,6 +377,7 @@ pub fn compare(expect: &Expectation, outcome: &CallOutcome) -> Vec<Mismatch> {
 /// file name. A missing directory is an error; see [`read_dir_if_present`].
 pub fn read_dir(dir: &Path) -> Result<Vec<Fixture>, InputError> {
     let name = dir.display().to_string();
+    crate::confine::fixture_path::<&str>(dir, &[])?;
     let tools = std::fs::read_dir(dir).map_err(|e| {
         InputError::new(&name, format!("cannot read the fixtures directory: {e}")).fix(format!(
             "create `{DEFAULT_DIR}/<tool>/<name>.json` files, or pass the directory with --fixtures"
@@ -390,7 +391,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Fixture>, InputError> {
         if file_name.starts_with('.') {
             continue;
         }
-        crate::confine::not_a_link(&path, "fixture directory")?;
+        crate::confine::fixture_path(dir, &[entry.file_name()])?;
         if path.is_dir() {
             tool_dirs.push((file_name, path));
         } else if file_name.ends_with(".json") {
@@ -417,7 +418,8 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Fixture>, InputError> {
             })?;
             let file_name = entry.file_name().to_string_lossy().into_owned();
             if !file_name.starts_with('.') && file_name.ends_with(".json") {
-                crate::confine::not_a_link(&entry.path(), "fixture")?;
+                let tool_dir = path.file_name().unwrap_or_default();
+                crate::confine::fixture_path(dir, &[tool_dir, &entry.file_name()])?;
                 files.push(entry.path());
             }
         }

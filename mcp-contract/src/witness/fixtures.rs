@@ -17,6 +17,7 @@ use serde_json::{json, Map, Value};
 
 use super::{Witness, WitnessKind};
 use crate::check::Gated;
+use crate::error::InputError;
 use crate::migrations::{MigrationRecord, RenameTarget, Transition};
 
 /// One fixture the pass produced.
@@ -121,12 +122,16 @@ fn safe_dir_name(name: &str) -> bool {
 }
 
 /// Writes the fixtures of `changes` under `dir` (`contracts/fixtures`).
+/// Every path goes through the confinement reads go through
+/// ([`crate::confine::fixture_path`]: no level of the layout may be a
+/// symbolic link), all of them before the first write, so a refused link
+/// leaves nothing half-written.
 pub fn write_fixtures(
     dir: &Path,
     changes: &[Gated],
     record: &MigrationRecord,
-) -> std::io::Result<Vec<WrittenFixture>> {
-    let mut out = vec![];
+) -> Result<Vec<WrittenFixture>, InputError> {
+    let mut planned = vec![];
     for g in changes {
         if !(g.fails || g.acknowledged_by.is_some()) {
             continue;
@@ -137,7 +142,11 @@ pub fn write_fixtures(
         if !safe_dir_name(&g.change.tool) {
             continue;
         }
-        let path = dir.join(&g.change.tool).join(file_name(g));
+        let path = crate::confine::fixture_path(dir, &[g.change.tool.as_str(), &file_name(g)])?;
+        planned.push((path, f));
+    }
+    let mut out = vec![];
+    for (path, f) in planned {
         if path.exists() {
             out.push(WrittenFixture {
                 path,
@@ -147,7 +156,13 @@ pub fn write_fixtures(
         }
         let mut text = serde_json::to_string_pretty(&f).unwrap_or_default();
         text.push('\n');
-        crate::lockfile::write_if_changed(&path, &text)?;
+        crate::lockfile::write_if_changed(&path, &text).map_err(|e| {
+            InputError::new(
+                path.display().to_string(),
+                format!("cannot write the fixture: {e}"),
+            )
+            .fix("check the directory's permissions, or run without --write-fixtures")
+        })?;
         out.push(WrittenFixture {
             path,
             written: true,
@@ -189,6 +204,57 @@ mod tests {
         let (r, problems) = crate::migrations::parse(&text, "m.toml");
         assert!(problems.is_empty(), "{problems:?}");
         r
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_go_through_the_confinement_reads_go_through() {
+        let g = gated(
+            "input.type-narrowed",
+            "/inputSchema/properties/n/type",
+            "n",
+            json!({"n": 0.5}),
+            WitnessKind::Rejected,
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        let contracts = tmp.path().join("repo/contracts");
+        std::fs::create_dir_all(&contracts).unwrap();
+        // a committed `contracts/fixtures -> ../../outside`
+        std::os::unix::fs::symlink("../../outside", contracts.join("fixtures")).unwrap();
+        let e = write_fixtures(
+            &contracts.join("fixtures"),
+            std::slice::from_ref(&g),
+            &MigrationRecord::default(),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("symbolic link"), "{e}");
+        assert_eq!(
+            std::fs::read_dir(&outside).unwrap().count(),
+            0,
+            "written through the link"
+        );
+
+        // a tool directory linked out: refused before anything is written
+        std::fs::remove_file(contracts.join("fixtures")).unwrap();
+        std::fs::create_dir_all(contracts.join("fixtures")).unwrap();
+        std::os::unix::fs::symlink(&outside, contracts.join("fixtures/t")).unwrap();
+        let e = write_fixtures(
+            &contracts.join("fixtures"),
+            &[g],
+            &MigrationRecord::default(),
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("fixture directory is a symbolic link"),
+            "{e}"
+        );
+        assert_eq!(
+            std::fs::read_dir(&outside).unwrap().count(),
+            0,
+            "written through the link"
+        );
     }
 
     #[test]
