@@ -97,11 +97,18 @@ pub fn verify(locked: &Surface, live: &Surface) -> Verification {
     }
 }
 
-/// The top-level keys of `tool` whose values differ between the two surfaces.
+/// The top-level keys of `tool` (or, for the key `server` when no tool has
+/// that name, of the server section) whose values differ between the two
+/// surfaces.
 pub fn differing_keys(locked: &Surface, live: &Surface, tool: &str) -> Vec<String> {
+    let section = tool == "server" && locked.get(tool).is_none() && live.get(tool).is_none();
     let entry = |s: &Surface| {
-        s.get(tool)
-            .map(|t| t.to_entry())
+        let entry = if section {
+            s.server.as_ref().map(|i| i.to_entry())
+        } else {
+            s.get(tool).map(|t| t.to_entry())
+        };
+        entry
             .and_then(|v| v.as_object().cloned())
             .unwrap_or_default()
     };
@@ -117,7 +124,7 @@ pub fn differing_keys(locked: &Surface, live: &Surface, tool: &str) -> Vec<Strin
 mod tests {
     use super::*;
     use mcp_contract::Tool;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn surface(tools: Vec<Tool>) -> Surface {
         let mut s = Surface::new();
@@ -144,6 +151,32 @@ mod tests {
         let v = verify(&locked, &live);
         assert!(!v.identical());
         assert_eq!(differing_keys(&locked, &live, "a"), vec!["x-cost"]);
+    }
+
+    #[test]
+    fn an_empty_experimental_container_dropped_is_no_breaking_change_but_still_differs() {
+        let section = |caps: Value| {
+            let mut s = surface(vec![Tool::new("a")]);
+            s.server = Some(mcp_contract::model::ServerInfo {
+                protocol_version: Some("2025-06-18".into()),
+                capabilities: caps.as_object().cloned().unwrap(),
+                ..Default::default()
+            });
+            s
+        };
+        let locked = section(json!({"experimental": {}, "tools": {"listChanged": false}}));
+        let live = section(json!({"tools": {"listChanged": false}}));
+        let v = verify(&locked, &live);
+        assert!(
+            !v.identical(),
+            "the lockfile must still record exactly what is published"
+        );
+        assert!(!v.report.is_breaking(), "{:?}", v.report.changes);
+        assert_eq!(v.unclassified(), vec!["server"]);
+        assert_eq!(
+            differing_keys(&locked, &live, "server"),
+            vec!["capabilities"]
+        );
     }
 
     #[test]
