@@ -85,8 +85,13 @@ pub fn run(args: Args) -> u8 {
     }
     for tool in v.unclassified() {
         let keys = verify::differing_keys(&locked, &live, &tool);
+        let what = if locked.get(&tool).is_some() || live.get(&tool).is_some() {
+            format!("tool `{tool}`")
+        } else {
+            format!("`{tool}`")
+        };
         println!(
-            "tool `{tool}`: {} differs (no compatibility rule judges this)",
+            "{what}: {} differs (no compatibility rule judges this)",
             keys.iter()
                 .map(|k| format!("`{k}`"))
                 .collect::<Vec<_>>()
