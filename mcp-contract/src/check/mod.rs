@@ -46,6 +46,11 @@ pub struct CheckInput {
     /// Stale record entries and passed removal dates fail the check.
     pub strict: bool,
     pub today: Date,
+    /// The record's entries whose `default` transition the candidate, as
+    /// the lockfile publishes it, serves (the field optional with its
+    /// default): the changes they answer say so
+    /// ([`crate::runtime::served::served_defaults`]).
+    pub served_defaults: Vec<usize>,
 }
 
 /// One reported change and what the gate made of it.
@@ -159,7 +164,7 @@ pub fn run(input: CheckInput) -> CheckOutcome {
         .collect();
     let mut matched = vec![false; input.record.entries.len()];
     let mut unpinned: Vec<(usize, &Change)> = vec![];
-    let gated: Vec<Gated> = changes
+    let mut gated: Vec<Gated> = changes
         .iter()
         .map(|change| {
             let ack = input
@@ -186,6 +191,11 @@ pub fn run(input: CheckInput) -> CheckOutcome {
             }
         })
         .collect();
+    crate::runtime::served::describe_served_defaults(
+        &mut gated,
+        &input.record,
+        &input.served_defaults,
+    );
     let mut problems = input.record_problems.clone();
     let stale_level = if input.strict {
         Level::Error

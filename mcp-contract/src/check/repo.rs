@@ -144,6 +144,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
 
     let input = CheckInput {
         baseline: base_surface,
+        served_defaults: crate::runtime::served::served_defaults(&record, &candidate),
         candidate,
         record,
         record_problems,

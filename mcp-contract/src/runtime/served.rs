@@ -46,3 +46,67 @@ pub fn served(entry: &Entry, surface: &Surface) -> bool {
         _ => false,
     }
 }
+
+/// The entries of `record` (indices) whose `default` transition `published`
+/// serves: the field optional with that default.
+pub fn served_defaults(
+    record: &crate::migrations::MigrationRecord,
+    published: &Surface,
+) -> Vec<usize> {
+    record
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.transition, Transition::Default { .. }) && served(e, published))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Rewrites the text of the changes the served `default` transitions
+/// answer (`served`: [`served_defaults`] of the candidate as the lockfile
+/// holds it, before the check took the record's new transitions out
+/// again), so the report says what is published: the field optional with
+/// its default, not "now required". The acknowledged
+/// `input.required-added` and the `input.property-added` note beside it;
+/// their identity (rule, pointer, subject, fingerprint) stays as matched.
+pub fn describe_served_defaults(
+    changes: &mut [crate::check::Gated],
+    record: &crate::migrations::MigrationRecord,
+    served: &[usize],
+) {
+    for g in changes.iter_mut() {
+        let c = &mut g.change;
+        let Some(subject) = c.subject.as_deref() else {
+            continue;
+        };
+        let found = served.iter().find_map(|&i| {
+            let e = record.entries.get(i)?;
+            match &e.transition {
+                Transition::Default { field, value }
+                    if e.selector.tool() == c.tool && field == subject =>
+                {
+                    Some((i, field.clone(), value.clone()))
+                }
+                _ => None,
+            }
+        });
+        let Some((i, field, value)) = found else {
+            continue;
+        };
+        let field_pointer = format!(
+            "/inputSchema/properties/{}",
+            field.replace('~', "~0").replace('/', "~1")
+        );
+        if c.rule == "input.required-added"
+            && c.pointer == "/inputSchema/required"
+            && g.acknowledged_by == Some(i)
+        {
+            c.message = format!(
+                "\"{field}\" is published optional with the default {value}: calls made without it are served with {value} (the record's default transition)"
+            );
+        } else if c.rule == "input.property-added" && c.pointer == field_pointer {
+            c.message =
+                format!("field \"{field}\" was added, published optional with the default {value}");
+        }
+    }
+}
