@@ -32,6 +32,9 @@ fn plan() -> CompatPlan {
                 until: Some("2027-03-31".into()),
                 removal: None,
             }],
+            // (the record's `refuse_unknown_fields = true`: the schema
+            // itself is open)
+            refuse_unknown_fields: true,
             ..ToolPlan::default()
         },
     );

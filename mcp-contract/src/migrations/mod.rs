@@ -18,6 +18,10 @@
 //! removal = "no calls to send_report for 30 days"
 //! until = 2026-03-01               # removal date (warning once passed)
 //!
+//! [tools.search]
+//! refuse_unknown_fields = true     # refuse argument names the schema does not
+//!                                  # declare, even where it is open (a narrowing)
+//!
 //! [[acknowledge]]                  # one acknowledged change
 //! tool = "search"
 //! rule = "input.property-removed"  # rule id, as the check prints it

@@ -52,6 +52,12 @@ pub struct ToolPolicy {
     pub removal: Option<String>,
     /// The date after which it is due for removal.
     pub until: Option<Date>,
+    /// `refuse_unknown_fields = true`: the runtime layer refuses every
+    /// argument name the tool's published schema does not declare, even
+    /// where the schema is open and lets such names through. A narrowing of
+    /// the published contract the team chose, recorded here so the build
+    /// step's plan and the fixture check read the same choice.
+    pub refuse_unknown_fields: bool,
     pub pos: Pos,
 }
 

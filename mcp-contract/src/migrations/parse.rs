@@ -29,6 +29,7 @@ pub const TOOL_KEYS: &[&str] = &[
     "replacement",
     "removal",
     "until",
+    "refuse_unknown_fields",
 ];
 /// Keys of an `[[acknowledge]]` entry.
 pub const ENTRY_KEYS: &[&str] = &[
@@ -239,6 +240,17 @@ impl Parser<'_> {
         }
     }
 
+    fn boolean(&mut self, t: &dyn TableLike, key: &str) -> Option<bool> {
+        let item = t.get(key)?;
+        match item.as_bool() {
+            Some(b) => Some(b),
+            None => {
+                self.type_error(item, key, "a boolean (`true` or `false`)");
+                None
+            }
+        }
+    }
+
     fn int(&mut self, t: &dyn TableLike, key: &str) -> Option<(i64, Pos)> {
         let item = t.get(key)?;
         match item.as_integer() {
@@ -350,6 +362,7 @@ impl Parser<'_> {
             replacement: self.string(t, "replacement").map(|s| s.0),
             removal: self.string(t, "removal").map(|s| s.0),
             until: self.date(t, "until"),
+            refuse_unknown_fields: self.boolean(t, "refuse_unknown_fields").unwrap_or(false),
             pos,
         }
     }

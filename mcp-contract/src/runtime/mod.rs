@@ -26,6 +26,7 @@
 pub mod compat;
 #[cfg(feature = "validate")]
 pub mod fixture_check;
+pub mod names;
 pub mod normalize;
 pub mod plan;
 #[cfg(feature = "rmcp")]

@@ -9,8 +9,12 @@
 //! 2. dual read of renamed arguments: the deprecated name alone is moved to
 //!    the new one; both with the same value are accepted; both with
 //!    different values → `CONFLICTING_ALIASES` (never a silent pick);
-//! 3. any other undeclared argument → `UNKNOWN_FIELD` (unless the schema is
-//!    open);
+//! 3. argument names the published schema does not let through →
+//!    `UNKNOWN_FIELD`: an open object admits any name (as the schema, and
+//!    plain rmcp, do), a closed one (`additionalProperties: false`, in the
+//!    root or the alternative the names fit) only those it declares; a tool
+//!    the server chose to narrow ([`ToolPlan::refuse_unknown_fields`]) also refuses
+//!    every name its schema does not declare;
 //! 4. server-applied defaults for omitted fields.
 
 use serde_json::{Map, Value};
@@ -103,28 +107,31 @@ impl ToolPlan {
             });
         }
 
-        if !self.open {
-            let unknown: Vec<String> = args
-                .keys()
-                .filter(|k| !self.properties.contains(k))
+        let unknown = self.unknown(&args);
+        if !unknown.is_empty() {
+            let undeclared: Vec<String> = unknown
+                .iter()
+                .filter(|n| !self.properties.contains(n))
                 .cloned()
                 .collect();
-            if !unknown.is_empty() {
+            let message = if undeclared.is_empty() {
+                // each is declared, in an alternative the others rule out
+                format!(
+                    "`{tool}` does not take {} together with the other arguments of this call: they belong to different alternatives of its arguments. Send the arguments of one alternative.",
+                    quoted(&unknown)
+                )
+            } else {
                 let known = if self.properties.is_empty() {
                     "it takes no arguments".to_string()
                 } else {
                     format!("its arguments are {}", quoted(&self.properties))
                 };
-                return Err(reject(
-                    ErrorCode::UnknownField,
-                    unknown.clone(),
-                    None,
-                    format!(
-                        "`{tool}` has no argument {} ({known}); the call was probably built from an out-of-date tool list: refresh it (tools/list) and rebuild the call.",
-                        quoted(&unknown)
-                    ),
-                ));
-            }
+                format!(
+                    "`{tool}` has no argument {} ({known}); the call was probably built from an out-of-date tool list: refresh it (tools/list) and rebuild the call.",
+                    quoted(&undeclared)
+                )
+            };
+            return Err(reject(ErrorCode::UnknownField, unknown, None, message));
         }
 
         for d in &self.defaults {
@@ -144,6 +151,33 @@ impl ToolPlan {
             arguments: args,
             usages,
         })
+    }
+}
+
+impl ToolPlan {
+    /// The argument names refused as unknown (sorted): those the published
+    /// schema does not let through together ([`ToolPlan::names`]), and,
+    /// where the server asked for it ([`ToolPlan::refuse_unknown_fields`]), every
+    /// name the schema does not declare.
+    fn unknown(&self, args: &Map<String, Value>) -> Vec<String> {
+        let names: Vec<&str> = args.keys().map(String::as_str).collect();
+        let mut unknown: Vec<String> = self
+            .names
+            .refused(&names)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if self.refuse_unknown_fields && !self.open {
+            unknown.extend(
+                names
+                    .iter()
+                    .filter(|n| !self.properties.iter().any(|p| p == *n))
+                    .map(|n| n.to_string()),
+            );
+        }
+        unknown.sort();
+        unknown.dedup();
+        unknown
     }
 }
 

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::names::NameRule;
+
 #[cfg(feature = "gate")]
 use crate::migrations::{MigrationRecord, RenameTarget, Selector, Transition};
 #[cfg(feature = "gate")]
@@ -31,14 +33,26 @@ pub struct CompatPlan {
 /// What the runtime layer does for one published tool.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolPlan {
-    /// The argument names the handler reads (published properties, aliases excluded).
+    /// The argument names the published schema declares, at its root and
+    /// in every alternative, `allOf` part, reference and conditional branch
+    /// (aliases excluded): what the handler reads.
     pub properties: Vec<String>,
-    /// Whether the input schema admits undeclared arguments
-    /// (`additionalProperties` or `patternProperties` given as a schema).
-    /// A schema that says nothing is closed here: serde would drop an
-    /// undeclared argument without a word, and silence is what breaks agents.
+    /// Whether the schema gives undeclared arguments a schema of their own
+    /// (`additionalProperties` other than `false`, `patternProperties`):
+    /// such names are data, never refused.
     #[serde(default, skip_serializing_if = "is_false")]
     pub open: bool,
+    /// Which argument names the published schema lets through (see
+    /// [`names`](super::names)); empty: every name, as an open object does.
+    #[serde(default, skip_serializing_if = "NameRule::is_open")]
+    pub names: NameRule,
+    /// The record's `[tools.NAME] refuse_unknown_fields = true`: a name
+    /// outside [`properties`](Self::properties) is refused even where the
+    /// published schema lets it through (unless the tool is
+    /// [`open`](Self::open)). A narrowing of the published contract the
+    /// team chose; never derived from the schema.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub refuse_unknown_fields: bool,
     /// Deprecated argument names still accepted (dual read).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<Alias>,
@@ -178,19 +192,15 @@ pub fn derive(
         help,
     };
     for (name, tool) in &surface.tools {
-        let schema = &tool.input_schema;
-        let props: Vec<String> = schema
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default();
-        let open = matches!(schema.get("additionalProperties"), Some(v) if v != &Value::Bool(false))
-            || schema.get("patternProperties").is_some();
+        // (the names as the comparator reads the schema: resolved, every
+        // alternative's own, names only `required` lists declared)
+        let names = super::names::derive(&tool.input_schema);
         plan.tools.insert(
             name.clone(),
             ToolPlan {
-                properties: props,
-                open,
+                properties: names.declared,
+                open: names.typed_extras,
+                names: names.rule,
                 ..ToolPlan::default()
             },
         );
@@ -379,6 +389,22 @@ pub fn derive(
                         note: policy.removal.clone(),
                     });
             }
+        }
+    }
+    // `refuse_unknown_fields = true`: the team narrows an open tool.
+    for (name, policy) in &record.tools {
+        if !policy.refuse_unknown_fields {
+            continue;
+        }
+        match plan.tools.get_mut(name) {
+            Some(t) => t.refuse_unknown_fields = true,
+            None => errors.push(err(
+                policy.pos,
+                format!(
+                    "`[tools.{name}]` refuses unknown fields of `{name}`, which is not published"
+                ),
+                "fix the table's tool name, or remove `refuse_unknown_fields`".into(),
+            )),
         }
     }
     for t in plan.tools.values_mut() {
