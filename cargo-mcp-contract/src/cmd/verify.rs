@@ -3,8 +3,9 @@
 //! A live tool whose `inputSchema` is not an object schema is refused
 //! (exit 2) unless `--allow-non-object-input` ([`crate::cmd::accepted`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use mcp_contract::check::packages;
 use mcp_contract::{load, lockfile, report};
 use mcp_contract_driver::{capture, verify};
 
@@ -102,10 +103,38 @@ pub fn run(args: Args) -> u8 {
         println!("note: every difference is cosmetic, but the lockfile must still record exactly what the server publishes");
     }
     eprintln!(
-        "error: the server does not publish what {} records\n  help: if the live surface is the intended contract, refresh the lockfile with `cargo mcp-contract snapshot --server -o {} {}` and review its diff; otherwise rebuild the server from the commit that wrote the lockfile",
+        "error: the server does not publish what {} records\n  help: {}",
         args.lockfile.display(),
-        args.lockfile.display(),
-        args.live.shell_words()
+        fix(&args)
     );
     output::FAILED
+}
+
+/// The fix for a server that does not publish its lockfile. A lockfile the
+/// package's build step (mcp-contract-build) writes comes from the sources:
+/// a snapshot would be undone by the next build, so the fix is the build.
+fn fix(args: &Args) -> String {
+    match build_step_package(&args.lockfile) {
+        Some(package) => format!(
+            "`{package}`'s build script (mcp-contract-build) writes this lockfile from its sources, so a snapshot would be undone by the next build: rebuild with `cargo build -p {package}`, review the lockfile's diff and verify the server that build produced; if it still differs, the server changes its tools at run time (serve them through `mcp_contract::rmcp::Contracted`)"
+        ),
+        None => format!(
+            "if the live surface is the intended contract, refresh the lockfile with `cargo mcp-contract snapshot --server -o {} {}` and review its diff; otherwise rebuild the server from the commit that wrote the lockfile",
+            args.lockfile.display(),
+            args.live.shell_words()
+        ),
+    }
+}
+
+/// The package whose build step writes `lockfile`: the package cargo finds
+/// at or above it, with a build-dependency on mcp-contract-build and this
+/// file as its lockfile (`None` outside a cargo project, or when `cargo
+/// metadata` cannot tell).
+fn build_step_package(lockfile: &Path) -> Option<String> {
+    let lockfile = lockfile.canonicalize().ok()?;
+    let found = packages::find_from_dir(lockfile.parent()?).ok()??;
+    found
+        .into_iter()
+        .find(|p| p.uses_build_step && p.lockfile.canonicalize().is_ok_and(|l| l == lockfile))
+        .map(|p| p.name)
 }
