@@ -539,3 +539,40 @@ fn draft04_integers_are_written_without_a_fraction() {
     };
     assert_eq!(breaking_in(num(d7), num(d4)), vec![]);
 }
+
+/// A type gaining an alternative beside itself (`T` -> `anyOf [T, string]`,
+/// `T` a `oneOf` of objects) is a superset: its branches are all still
+/// there, none is "removed" (each judged alone, without its siblings'
+/// exclusivity, used to look lost).
+#[test]
+fn a_type_gaining_an_alternative_beside_itself_loses_none() {
+    let node = json!({"oneOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]},
+        {"type": "null"}]});
+    let doc = |parent: Value| json!({"type": "object", "properties": {"parent": parent}, "$defs": {"Node": node}});
+    let alone = doc(json!({"$ref": "#/$defs/Node"}));
+    let wider = doc(json!({"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "string"}]}));
+    assert_eq!(breaking_in(alone.clone(), wider.clone()), vec![]);
+    assert_eq!(breaking_out(wider.clone(), alone.clone()), vec![]);
+    // the other way each direction breaks, at the alternative gained or lost
+    let at = |rule: &'static str| (rule, "/properties/parent/anyOf/1".to_string());
+    let strip = |v: Vec<(&'static str, String)>| {
+        v.into_iter()
+            .map(|(r, p)| {
+                (
+                    r,
+                    p.replace("/inputSchema", "").replace("/outputSchema", ""),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        strip(breaking_in(wider.clone(), alone.clone())),
+        vec![at("input.variant-removed")]
+    );
+    assert_eq!(
+        strip(breaking_out(alone, wider)),
+        vec![at("output.variant-added")]
+    );
+}

@@ -39,9 +39,26 @@ pub(crate) fn compare_alternatives(
         // One alternative list against a plain schema or a list of the other
         // kind: compare whole alternatives, siblings distributed into them.
         let (ko, kn) = (ko.first().copied(), kn.first().copied());
+        if !flip && whole_within_a_branch(cx, (old, so), (new, sn), (ko, kn), ptr) {
+            return true;
+        }
         let olds = distributed(cx.old_root, (old, so), ko);
         let news = distributed(cx.new_root, (new, sn), kn);
-        pair_alternatives(cx, &olds, &news, ptr, (ko, kn), flip);
+        let wholes = (Some(old), Some(new));
+        let held = pair_alternatives(cx, (&olds, &news), wholes, ptr, (ko, kn), flip);
+        // (a branch the other node holds as a whole, exclusivity and all,
+        // brings no value that could meet two of its branches)
+        let unheld = |bs: Vec<Value>| -> Vec<Value> {
+            bs.into_iter()
+                .zip(&held)
+                .filter_map(|(b, h)| (!h).then_some(b))
+                .collect()
+        };
+        let (olds, news) = if cx.dir == Direction::Input {
+            (unheld(olds), news)
+        } else {
+            (olds, unheld(news))
+        };
         let all = (TypeSet::ALL, TypeSet::ALL);
         one_of_overlap(cx, &olds, &news, (ko, kn), all, ptr, flip);
         return true;
@@ -81,13 +98,68 @@ pub(crate) fn compare_alternatives(
         }
         if !unchanged {
             let kws = (Some(kw), Some(kw));
-            pair_alternatives(cx, &olds, &news, ptr, kws, flip);
+            let _ = pair_alternatives(cx, (&olds, &news), (None, None), ptr, kws, flip);
             // the node's own `type` holds beside the alternatives
             let node = (effective_types(so), effective_types(sn));
             one_of_overlap(cx, &olds, &news, kws, node, ptr, flip);
         }
     }
     cx.level_decls = outer;
+    false
+}
+
+/// An `anyOf` holds every value one of its branches holds: when the whole
+/// other side, alternatives and all, fits one branch (a type gaining an
+/// alternative beside itself: `T` -> `anyOf [T, string]` where `T` is a
+/// `oneOf`), that branch is its partner and the others were added (input)
+/// or removed (output) whole. Pairing the other side's branches one by
+/// one would judge each without the rest of its alternatives (a `oneOf`
+/// branch alone overlaps what its siblings excluded) and report
+/// alternatives as lost that are all still there. True when so compared.
+fn whole_within_a_branch(
+    cx: &mut Cx<'_>,
+    (old, so): (&Value, &Shape<'_>),
+    (new, sn): (&Value, &Shape<'_>),
+    (ko, kn): (Option<&str>, Option<&str>),
+    ptr: &str,
+) -> bool {
+    // (the side that must be held, and the `anyOf` that must hold it)
+    let old_held = cx.dir == Direction::Input;
+    let (held_kw, holder_kw) = if old_held { (ko, kn) } else { (kn, ko) };
+    if held_kw.is_none() || holder_kw != Some("anyOf") {
+        return false;
+    }
+    let holder = if old_held {
+        distributed(cx.new_root, (new, sn), kn)
+    } else {
+        distributed(cx.old_root, (old, so), ko)
+    };
+    for (i, b) in holder.iter().enumerate() {
+        let mut trial = cx.trial();
+        if old_held {
+            trial.cmp(old, b, &branch_ptr(ptr, kn, i), false);
+        } else {
+            trial.cmp(b, new, ptr, false);
+        }
+        cx.absorb(&trial);
+        if trial.breaking_count() > 0 {
+            continue;
+        }
+        cx.out.extend(trial.out);
+        let (suffix, effect) = if old_held {
+            ("variant-added", Effect::Widened)
+        } else {
+            ("variant-removed", Effect::Narrowed)
+        };
+        for (j, other) in holder.iter().enumerate().filter(|(j, _)| *j != i) {
+            let what = missing_what(cx, suffix, ptr, other);
+            let at = branch_ptr(ptr, holder_kw, j);
+            if let Some(c) = cx.emit(suffix, effect, false, &at, None, what) {
+                c.detail.values = vec![other.clone()];
+            }
+        }
+        return true;
+    }
     false
 }
 
@@ -416,22 +488,31 @@ struct Plan<'k> {
     dominant_is_old: bool,
     dominant_missing: (&'static str, Effect),
     extra: (&'static str, Effect),
+    /// The other side's whole node, when both sides' branches came from
+    /// lists of alternatives: a branch it holds as a whole (`anyOf [T,
+    /// string]` -> `T`, `T` a `oneOf`) needs no single partner among them.
+    /// (Each such trial compares a branch, smaller than its node, with the
+    /// other node: it cannot come back to the pair it started from.)
+    whole_other: Option<&'k Value>,
 }
 
-fn pair_alternatives(
+/// Returns, per branch of the dominant side (old for inputs, new for
+/// outputs), whether the other side's whole node held it.
+fn pair_alternatives<'k>(
     cx: &mut Cx<'_>,
-    olds: &[Value],
-    news: &[Value],
+    (olds, news): (&[Value], &[Value]),
+    (old_whole, new_whole): (Option<&'k Value>, Option<&'k Value>),
     ptr: &str,
-    kw: (Option<&str>, Option<&str>),
+    kw: (Option<&'k str>, Option<&'k str>),
     flip: bool,
-) {
+) -> Vec<bool> {
     let plan = if cx.dir == Direction::Input {
         Plan {
             kw,
             dominant_is_old: true,
             dominant_missing: ("variant-removed", Effect::Narrowed),
             extra: ("variant-added", Effect::Widened),
+            whole_other: new_whole.filter(|_| kw.0.is_some() && kw.1.is_some()),
         }
     } else {
         Plan {
@@ -439,9 +520,10 @@ fn pair_alternatives(
             dominant_is_old: false,
             dominant_missing: ("variant-added", Effect::Widened),
             extra: ("variant-removed", Effect::Narrowed),
+            whole_other: old_whole.filter(|_| kw.0.is_some() && kw.1.is_some()),
         }
     };
-    pair(cx, olds, news, ptr, flip, &plan);
+    pair(cx, olds, news, ptr, flip, &plan)
 }
 
 fn branch_ptr(ptr: &str, kw: Option<&str>, i: usize) -> String {
@@ -454,13 +536,21 @@ fn branch_ptr(ptr: &str, kw: Option<&str>, i: usize) -> String {
 /// A partner branch tried: its index, its score (lower is better) and the changes against it.
 type Partner<S> = (usize, S, Vec<super::Change>);
 
-fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, plan: &Plan<'_>) {
+fn pair(
+    cx: &mut Cx<'_>,
+    olds: &[Value],
+    news: &[Value],
+    ptr: &str,
+    flip: bool,
+    plan: &Plan<'_>,
+) -> Vec<bool> {
     let (dominant, other) = if plan.dominant_is_old {
         (olds, news)
     } else {
         (news, olds)
     };
     let mut other_used = vec![false; other.len()];
+    let mut held_whole = vec![false; dominant.len()];
     // Alternatives nested in alternatives describe the same object level.
     let mut level = declarations(cx.old_root, olds);
     if let Some(outer) = &cx.level_decls {
@@ -491,6 +581,22 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
     };
     for (di, d) in dominant.iter().enumerate() {
         let keep = |c: &super::Change| !dead[di] || c.severity != Severity::Breaking;
+        if let Some(whole) = plan.whole_other.filter(|_| !flip) {
+            let mut trial = cx.trial();
+            trial.pending_decls = Some(Rc::clone(&decls));
+            if plan.dominant_is_old {
+                trial.cmp(d, whole, ptr, flip);
+            } else {
+                trial.cmp(whole, d, &branch_ptr(ptr, plan.kw.1, di), flip);
+            }
+            cx.absorb(&trial);
+            if trial.breaking_count() == 0 {
+                other_used.iter_mut().for_each(|u| *u = true);
+                held_whole[di] = true;
+                cx.out.extend(trial.out.into_iter().filter(keep));
+                continue;
+            }
+        }
         let mut best: Option<Partner<(usize, bool, usize)>> = None;
         for (oi, o) in other.iter().enumerate() {
             let (old_v, new_v, new_i) = if plan.dominant_is_old {
@@ -638,6 +744,7 @@ fn pair(cx: &mut Cx<'_>, olds: &[Value], news: &[Value], ptr: &str, flip: bool, 
             c.detail.values = vec![o.clone()];
         }
     }
+    held_whole
 }
 
 /// Which of the `oneOf` branches `bs` (in `root`) never validate: every
@@ -994,6 +1101,7 @@ pub(crate) fn compare_all_of_and_not(
                 dominant_is_old: false,
                 dominant_missing: ("all-of-narrowed", Effect::Narrowed),
                 extra: ("all-of-widened", Effect::Widened),
+                whole_other: None,
             }
         } else {
             Plan {
@@ -1001,6 +1109,7 @@ pub(crate) fn compare_all_of_and_not(
                 dominant_is_old: true,
                 dominant_missing: ("all-of-widened", Effect::Widened),
                 extra: ("all-of-narrowed", Effect::Narrowed),
+                whole_other: None,
             }
         };
         pair(cx, &olds, &news, ptr, flip, &plan);
