@@ -217,6 +217,35 @@ fn published_form(tool: &::rmcp::model::Tool) -> Value {
     }
 }
 
+/// The one line a server prints at start-up when locked tools are served
+/// differently from the lockfile (`diverging`: each tool with its
+/// verdict), in every build: such a tool is published as served while its
+/// calls are still checked against the locked plan, and a release build
+/// would otherwise say nothing.
+pub(crate) fn startup_report(diverging: &[(String, Published)]) -> Option<String> {
+    let named: Vec<String> = diverging
+        .iter()
+        .filter_map(|(name, verdict)| match verdict {
+            Published::Differs(d) => Some(match d.first() {
+                Some(first) => format!("`{name}` (at {})", first.pointer),
+                None => format!("`{name}`"),
+            }),
+            _ => None,
+        })
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    let (count, them) = match named.len() {
+        1 => ("1 tool is".to_string(), "it"),
+        n => (format!("{n} tools are"), "them"),
+    };
+    Some(format!(
+        "mcp-contract: {count} served differently from the lockfile: {}; published as served (not as locked), while calls to {them} are still checked against the locked contract. Rebuild the server, or find what rewrites {them} at run time",
+        named.join(", ")
+    ))
+}
+
 /// A one-line report for a tool that is not published as locked.
 pub(crate) fn report(name: &str, verdict: &Published) -> Option<String> {
     report_of("tool", name, verdict)

@@ -10,7 +10,7 @@ use ::rmcp::model::*;
 use ::rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use super::contract::{report_of, Contract, Published};
+use super::contract::{report_of, startup_report, Contract, Published};
 
 /// A server whose tools are published as locked and called through the
 /// compatibility layer: `Contracted::new(server, mcp_contract::rmcp!())`.
@@ -30,15 +30,37 @@ pub trait WithContract: ServerHandler {
 
 impl<S: ServerHandler> WithContract for S {}
 
-impl<S> Contracted<S> {
+impl<S: ServerHandler> Contracted<S> {
+    /// Wraps `inner`. Every locked tool the inner server serves
+    /// differently from the lockfile (as its `get_tool` answers, which
+    /// `#[tool_handler]` writes) is named on stderr in one line, in every
+    /// build: it will be published as served while its calls are checked
+    /// against the locked contract.
     pub fn new(inner: S, contract: Contract) -> Self {
+        let diverging: Vec<(String, Published)> = contract
+            .names()
+            .filter_map(|name| {
+                let served = inner.get_tool(name)?;
+                let verdict = contract.check(&served);
+                matches!(verdict, Published::Differs(_)).then(|| (name.to_string(), verdict))
+            })
+            .collect();
+        if let Some(line) = startup_report(&diverging) {
+            eprintln!("{line}");
+        }
+        let reported = diverging
+            .iter()
+            .map(|(name, _)| format!("tool {name}"))
+            .collect();
         Contracted {
             inner,
             contract,
-            reported: Mutex::new(BTreeSet::new()),
+            reported: Mutex::new(reported),
         }
     }
+}
 
+impl<S> Contracted<S> {
     pub fn inner(&self) -> &S {
         &self.inner
     }
@@ -48,7 +70,8 @@ impl<S> Contracted<S> {
     }
 
     /// The tool to publish for one the inner server serves; a tool not
-    /// published as locked is reported on stderr once (debug builds).
+    /// published as locked is reported on stderr once per process, in every
+    /// build (unless start-up already named it).
     pub fn publish(&self, served: Tool) -> Tool {
         let name = served.name.to_string();
         let (tool, verdict) = self.contract.publish(served);
@@ -65,7 +88,7 @@ impl<S> Contracted<S> {
     }
 
     fn report_once(&self, kind: &str, name: &str, verdict: &Published) {
-        if *verdict == Published::Locked || !cfg!(debug_assertions) {
+        if *verdict == Published::Locked {
             return;
         }
         let first = self
