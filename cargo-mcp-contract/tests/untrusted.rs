@@ -99,6 +99,30 @@ fn a_fixtures_directory_symlinked_outside_is_refused() {
     assert_refused(&repo, "fixtures root link");
 }
 
+/// `check --write-fixtures` writes through the confinement reads go
+/// through: a committed `contracts/fixtures -> ../../outside` is refused
+/// before anything is written there.
+#[test]
+fn write_fixtures_never_writes_through_a_fixtures_link() {
+    let demo = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/demo-server"
+    ));
+    let read = |rel: &str| std::fs::read_to_string(demo.join(rel)).unwrap();
+    let repo = TestRepo::new();
+    repo.write(LOCK, &read("tests/data/revision-1.lock"));
+    repo.commit("revision 1");
+    repo.write(LOCK, &read("contracts/mcp-contract.lock"));
+    repo.write(RECORD, &read("contracts/migrations.toml"));
+    let outside = tempfile::tempdir().unwrap();
+    symlink(outside.path(), repo.abs("contracts/fixtures")).unwrap();
+    let run = repo.check(&["--against", "HEAD", "--write-fixtures"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("symbolic link"), "{run:?}");
+    let written: Vec<PathBuf> = tree(outside.path()).into_keys().collect();
+    assert!(written.is_empty(), "written through the link: {written:?}");
+}
+
 #[test]
 fn a_fixture_reached_through_dot_dot_is_refused() {
     let (repo, outside, _secret) = repo_and_secret();

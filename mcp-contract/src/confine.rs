@@ -48,7 +48,7 @@ pub fn not_a_link(path: &Path, what: &str) -> Result<(), InputError> {
         Ok(m) if m.file_type().is_symlink() => Err(InputError::new(
             path.display().to_string(),
             format!(
-                "the {what} is a symbolic link: contract fixtures are read only as files inside the repository, never through links"
+                "the {what} is a symbolic link: contract fixtures are read and written only as files inside the repository, never through links"
             ),
         )
         .fix("replace the link with a copy of the file (or directory) it points to")),
