@@ -364,6 +364,57 @@ fn replay_fails_naming_tool_fixture_and_field() {
     );
 }
 
+/// A replay that sent nothing checked nothing: exit 2 with why and the fix,
+/// whether no fixture is marked safe or the safe ones still await review.
+#[test]
+fn a_replay_that_sends_nothing_is_not_a_pass() {
+    let dir = scratch("replay-nothing");
+    let fixtures = dir.join("fixtures");
+    std::fs::create_dir_all(fixtures.join("add")).unwrap();
+    std::fs::write(
+        fixtures.join("add/unsafe.json"),
+        r#"{"arguments": {"a": 2}, "expect": {"outcome": "success"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        fixtures.join("add/witness.json"),
+        r#"{"safe": true, "arguments": {"a": ""}, "expect": {"outcome": "success"}, "x-review": {"placeholders": ["/a"]}}"#,
+    )
+    .unwrap();
+    let script = stub_script();
+    let out = run(&[
+        "replay",
+        "--server",
+        "--fixtures",
+        fixtures.to_str().unwrap(),
+        "--",
+        "sh",
+        &script,
+        "ok",
+    ]);
+    let (stdout, err) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stdout}{err}");
+    assert!(
+        stdout.contains("replay: 0 passed, 0 failed, 2 skipped"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "witness.json: marked safe, but `x-review` lists placeholder arguments at /a"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        err.contains("nothing was sent, so nothing was checked")
+            && err.contains(fixtures.to_str().unwrap()),
+        "{err}"
+    );
+    assert!(
+        err.contains("help: mark the fixtures") && err.contains("x-review"),
+        "{err}"
+    );
+}
+
 fn git(repo: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args([

@@ -1,8 +1,9 @@
 //! Replaying contract fixtures against a live server: each fixture marked
 //! `"safe": true` is sent as a `tools/call`, and its outcome class, error code
 //! and result fields are compared with what the fixture expects
-//! ([`mcp_contract::fixtures::compare`]). Fixtures not marked safe are skipped,
-//! and the report says so. Point this at an isolated test instance: even a
+//! ([`mcp_contract::fixtures::compare`]). Fixtures not marked safe, and
+//! fixtures whose `x-review` still lists placeholder arguments, are skipped,
+//! and the report says why. Point this at an isolated test instance: even a
 //! "safe" call runs the tool.
 
 use std::path::PathBuf;
@@ -62,8 +63,23 @@ pub fn replay(
 ) -> Result<ReplayReport, DriverError> {
     let mut entries = vec![];
     for f in fixtures {
-        let (status, outcome) = if !f.safe {
+        let review = f.needs_review().map(|at| {
+            let places = if at.is_empty() {
+                String::new()
+            } else {
+                format!(" at {}", at.join(", "))
+            };
+            format!("`x-review` lists placeholder arguments{places}: replace them with values the test instance accepts, then delete `x-review`")
+        });
+        let (status, outcome) = if let (false, Some(why)) = (f.safe, &review) {
+            (
+                Status::Skipped(format!("not marked \"safe\": true, and {why}")),
+                None,
+            )
+        } else if !f.safe {
             (Status::Skipped("not marked \"safe\": true".into()), None)
+        } else if let Some(why) = review {
+            (Status::Skipped(format!("marked safe, but {why}")), None)
         } else if published.get(&f.tool).is_none() {
             let missing = Mismatch {
                 field: "tool".into(),

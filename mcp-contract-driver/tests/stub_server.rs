@@ -201,6 +201,49 @@ fn tool_calls_report_their_outcome_class() {
 }
 
 #[test]
+fn a_fixture_still_listing_placeholders_for_review_is_not_sent() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("replay-review-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("add")).unwrap();
+    // were it sent, `add` would succeed and the expectation fail
+    let review = json!({"placeholders": ["/a"], "why": "w", "fix": "f"});
+    for (name, safe) in [("reviewed-not.json", true), ("unsafe.json", false)] {
+        std::fs::write(
+            dir.join("add").join(name),
+            json!({"safe": safe, "arguments": {"a": ""}, "expect": {"outcome": "tool_error"}, "x-review": review})
+                .to_string(),
+        )
+        .unwrap();
+    }
+    let all = fixtures::read_dir(&dir).unwrap();
+    let (cmd, pids) = stub("ok");
+    let report = replay::replay_server(&cmd, &quick(), &all).unwrap();
+    let why: Vec<String> = report
+        .entries
+        .iter()
+        .map(|e| match &e.status {
+            Status::Skipped(why) => why.clone(),
+            other => panic!("{}: {other:?}", e.file.display()),
+        })
+        .collect();
+    assert!(
+        why[0].starts_with("marked safe, but `x-review` lists placeholder arguments at /a"),
+        "{why:?}"
+    );
+    assert!(
+        why[1].starts_with("not marked \"safe\": true, and `x-review`"),
+        "{why:?}"
+    );
+    assert_eq!(
+        (report.passed(), report.failed(), report.skipped()),
+        (0, 0, 2)
+    );
+    pids.assert_all_gone(1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn replay_names_tool_fixture_and_field() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("replay-fixtures-{}", std::process::id()));

@@ -49,6 +49,11 @@
 //!   [`Fixture::extensions`] for tools that need more (for example an expected
 //!   normalized call); any other unknown key is an error, so a typo such as
 //!   `"saf": true` cannot silently turn a fixture off.
+//! - `x-review` ([`REVIEW_KEY`]): written by `check --write-fixtures` when
+//!   the witness filled `arguments` with placeholder values (`""`, `[]`,
+//!   `{}`) a real handler usually rejects; `placeholders` lists their JSON
+//!   pointers. A fixture that still carries it is never sent
+//!   ([`Fixture::needs_review`]): replace the values, then delete the key.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -62,6 +67,9 @@ use crate::lockfile::escape_pointer;
 
 /// Where fixtures live, relative to the package root.
 pub const DEFAULT_DIR: &str = "contracts/fixtures";
+
+/// The extension listing placeholder values still to be replaced.
+pub const REVIEW_KEY: &str = "x-review";
 
 const TOP_KEYS: &[&str] = &["description", "safe", "arguments", "expect"];
 const EXPECT_KEYS: &[&str] = &["outcome", "fields", "error_code"];
@@ -80,6 +88,24 @@ pub struct Fixture {
     pub expect: Expectation,
     /// `x-*` keys, verbatim.
     pub extensions: BTreeMap<String, Value>,
+}
+
+impl Fixture {
+    /// `Some` (the JSON pointers it lists, possibly none) while the fixture
+    /// carries [`REVIEW_KEY`]: its arguments still hold placeholders.
+    pub fn needs_review(&self) -> Option<Vec<String>> {
+        let note = self.extensions.get(REVIEW_KEY)?;
+        Some(
+            note.get("placeholders")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|p| p.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        )
+    }
 }
 
 /// The outcome a fixture expects.

@@ -1,6 +1,11 @@
 //! `cargo mcp-contract replay --server [--fixtures DIR] -- CMD`: send every
 //! fixture marked safe to a live server and check the outcome of each.
 //! Point it at an isolated test instance: the calls really run.
+//!
+//! Exit status: 0 every fixture sent behaved as recorded; 1 one did not;
+//! 2 the replay could not run, or sent nothing (no fixture marked safe and
+//! ready): a replay that checked nothing is no pass, and what is missing is
+//! in the fixture files, so it is an input problem, not a failed check.
 
 use std::path::PathBuf;
 
@@ -56,17 +61,20 @@ pub fn run(args: Args) -> u8 {
         }
     }
     println!(
-        "replay: {} passed, {} failed, {} skipped (not marked safe)",
+        "replay: {} passed, {} failed, {} skipped",
         report.passed(),
         report.failed(),
         report.skipped()
     );
     if report.failed() > 0 {
         output::FAILED
+    } else if report.passed() == 0 {
+        eprintln!(
+            "error: {}: nothing was sent, so nothing was checked: every fixture was skipped (reasons above)\n  help: mark the fixtures whose calls have no effect outside this test instance with \"safe\": true (fixtures written by `check --write-fixtures` first need the placeholder arguments their `x-review` lists replaced, and `x-review` deleted)",
+            args.fixtures.display()
+        );
+        output::ERROR
     } else {
-        if report.passed() == 0 {
-            eprintln!("warning: no fixture is marked \"safe\": true, so nothing was sent");
-        }
         output::OK
     }
 }

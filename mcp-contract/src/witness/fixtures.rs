@@ -9,7 +9,8 @@
 //! still served, otherwise a rejection (a tool error). A call that is only
 //! silently ignored and that the record says nothing about gets no fixture
 //! (no outcome to promise). Existing files are never overwritten; writes
-//! are atomic.
+//! are atomic. The witness's filler values (empty strings and lists) are
+//! listed for review under `x-review` ([`super::placeholders`]).
 
 use std::path::{Path, PathBuf};
 
@@ -82,6 +83,8 @@ pub fn fixture_for(g: &Gated, record: &MigrationRecord) -> Option<Value> {
         (_, WitnessKind::Reinterpreted) => json!({"outcome": "success"}),
         _ => return None,
     };
+    let subject = super::placeholders::argument_path(&c.pointer, c.subject.as_deref());
+    let placeholders = super::placeholders::placeholders(&args, subject.as_deref());
     let mut f = json!({
         "description": format!(
             "witness of {} at {}{}: {}",
@@ -97,6 +100,9 @@ pub fn fixture_for(g: &Gated, record: &MigrationRecord) -> Option<Value> {
     });
     if let Some(n) = normalized {
         f[crate::runtime::fixture_check::NORMALIZED_KEY] = Value::Object(n);
+    }
+    if !placeholders.is_empty() {
+        f[crate::fixtures::REVIEW_KEY] = super::placeholders::review_note(&placeholders);
     }
     Some(f)
 }
@@ -275,6 +281,43 @@ mod tests {
         let f = fixture_for(&g, &r).unwrap();
         assert_eq!(f["expect"]["outcome"], "success");
         assert_eq!(f["x-normalized"], json!({"query": "a"}));
+    }
+
+    #[test]
+    fn filler_values_are_marked_for_review_but_not_the_one_the_change_is_about() {
+        let g = gated(
+            "input.property-removed",
+            "/inputSchema/properties/note",
+            "note",
+            json!({"note": "", "lines": [], "address": {"city": "", "zip": "1"}}),
+            WitnessKind::Ignored,
+        );
+        let r = record(
+            "{ kind = \"removal\" }",
+            "input.property-removed",
+            "/inputSchema/properties/note",
+            "note",
+        );
+        let f = fixture_for(&g, &r).unwrap();
+        assert_eq!(
+            f["x-review"]["placeholders"],
+            json!(["/address/city", "/lines"]),
+            "{f}"
+        );
+        assert!(f["x-review"]["fix"]
+            .as_str()
+            .unwrap()
+            .contains("\"safe\": true"));
+        // a witness with nothing to fill needs no review
+        let g = gated(
+            "input.length-narrowed",
+            "/inputSchema/properties/q/minLength",
+            "q",
+            json!({"q": ""}),
+            WitnessKind::Rejected,
+        );
+        let f = fixture_for(&g, &MigrationRecord::default()).unwrap();
+        assert!(f.get("x-review").is_none(), "{f}");
     }
 
     #[test]

@@ -33,6 +33,8 @@ mod path;
 #[cfg(feature = "validate")]
 mod pattern;
 #[cfg(feature = "validate")]
+mod placeholders;
+#[cfg(feature = "validate")]
 mod random;
 #[cfg(feature = "validate")]
 mod sample;
