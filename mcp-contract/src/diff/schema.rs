@@ -151,6 +151,21 @@ pub(crate) fn compare_schemas(
     let old = crate::schema::dialect::normalize(old);
     let new = crate::schema::dialect::normalize(new);
     let switch = super::resolution::dialect_switch(&old.dialect, &new.dialect, dir, tool, prefix);
+    // a side whose references loop in place means nothing to compare with
+    let unguarded = [("old", &old.doc), ("new", &new.doc)]
+        .into_iter()
+        .find_map(|(side, doc)| Some((side, crate::schema::recursion::unguarded_reference(doc)?)));
+    if let Some((side, at)) = unguarded {
+        let mut cx = Cx::new(&old.doc, &new.doc, dir, tool);
+        cx.not_compared(
+            &format!("{prefix}{at}"),
+            format!(
+                "the {side} schema's {}",
+                UNGUARDED.trim_start_matches("its ")
+            ),
+        );
+        return cx.out.into_iter().chain(switch).collect();
+    }
     let mut out = compare_documents(&old.doc, &new.doc, dir, tool, prefix);
     out.extend(switch);
     out
