@@ -576,3 +576,38 @@ fn a_type_gaining_an_alternative_beside_itself_loses_none() {
         vec![at("output.variant-added")]
     );
 }
+
+/// A name one `oneOf` branch declares and another (open, silent about it)
+/// takes with any value, now declared at the node: clients received any
+/// value under it before (through the silent branch), so a declaration
+/// there only narrows what they receive; as the input, it narrows calls.
+#[test]
+fn a_name_an_open_branch_took_with_any_value_declared_at_the_node() {
+    let doc = |alpha: Option<Value>| {
+        let mut d = json!({"type": "object", "properties": {"id": {"type": "string"}},
+            "required": ["id"], "oneOf": [
+                {"type": "object", "properties": {"Alpha": {"type": "integer"}}, "required": ["Alpha"]},
+                {"type": "object", "properties": {"Beta": {"type": "string"}}, "required": ["Beta"]}]});
+        if let Some(a) = alpha {
+            d["properties"]["Alpha"] = a;
+        }
+        d
+    };
+    let declared = doc(Some(json!({"type": "boolean"})));
+    assert_eq!(breaking_out(doc(None), declared.clone()), vec![]);
+    // (calls through the Beta branch could send any Alpha before)
+    assert!(!breaking_in(doc(None), declared.clone()).is_empty());
+    // with no silent branch, the declaration is what clients got before
+    let closed = |alpha: Option<Value>| {
+        let mut d = doc(alpha);
+        d["oneOf"][1]["properties"]["Alpha"] = json!({"type": "integer"});
+        d
+    };
+    assert_eq!(
+        breaking_out(closed(None), closed(Some(json!({"type": "boolean"})))),
+        vec![(
+            "output.type-widened",
+            "/outputSchema/properties/Alpha/type".to_string()
+        )]
+    );
+}

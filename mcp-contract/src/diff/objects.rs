@@ -532,6 +532,44 @@ fn old_declarations(cx: &Cx<'_>, so: &Shape<'_>, name: &str) -> Vec<Value> {
             take(&declarations(cx.old_root, bs));
         }
     }
+    // an open alternative that says nothing of the name took it with any
+    // value (only such a plain branch: one with alternatives, conditions
+    // or patterns of its own may still constrain it)
+    let silent = |b: &Value| {
+        let bs = crate::schema::shape::shape(cx.old_root, b);
+        let plain = [
+            "anyOf",
+            "oneOf",
+            "allOf",
+            "if",
+            "not",
+            "const",
+            "enum",
+            "patternProperties",
+            "additionalProperties",
+            "propertyNames",
+            "unevaluatedProperties",
+            "dependentSchemas",
+            "maxProperties",
+        ]
+        .iter()
+        .all(|k| bs.get(k).is_none());
+        let objects = crate::schema::types::TypeSet::from_keyword(bs.get("type"))
+            .contains(crate::schema::types::TypeSet::OBJECT);
+        let declares = bs
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.contains_key(name));
+        plain && objects && !declares
+    };
+    let open_node = Rest::of(so) == Rest::Open;
+    for kw in ["anyOf", "oneOf"] {
+        if let Some(bs) = so.get(kw).and_then(Value::as_array) {
+            if open_node && !out.is_empty() && bs.iter().any(silent) && !out.contains(&ANY) {
+                out.push(ANY.clone());
+            }
+        }
+    }
     out
 }
 
