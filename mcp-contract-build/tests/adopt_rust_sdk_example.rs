@@ -1,19 +1,21 @@
-//! Adoption the way a user does it, on a program nobody here wrote:
-//! rust-sdk's `examples/servers/src/structured_output.rs` (a complete stdio
-//! server for the current rmcp: `#[tool_router(router = ...)]`,
-//! `#[tool_handler(router = self.tool_router)]`, `Json<T>` outputs, a tool
-//! returning plain text), read in place from `../shared/rmcp-servers` and
-//! copied to a temporary crate with only what adoption adds:
-//! `build.rs` (`mcp_contract_build::snapshot()`), the build-dependency, and
-//! the wrapper line around the server it serves. The crate is built (the
-//! first build writes `contracts/mcp-contract.lock`), started, and what it
-//! publishes over stdio must equal the lockfile exactly.
+//! Adoption the way a user does it, on programs nobody here wrote:
+//! rust-sdk's `examples/servers/src/*.rs` (complete stdio servers for the
+//! current rmcp), read in place from `../shared/rmcp-servers` and each
+//! copied to a temporary crate with only what adoption adds: `build.rs`
+//! (`mcp_contract_build::snapshot()`), the build-dependency, and the
+//! wrapper line around the server it serves. Each crate is built (the first
+//! build writes `contracts/mcp-contract.lock`) and started.
 //!
-//! Its target directory is `target/adopt-rust-sdk` (kept between runs: only
-//! the first run compiles rmcp for it). Every example of `examples/servers`
-//! that is a complete program can be run the same way by setting
-//! `MCP_CONTRACT_ADOPT_ALL=1` (longer: see the README's evidence table).
-//! Without `../shared` the test says so and passes; with `CI` set it fails.
+//! `structured_output.rs` (`#[tool_router(router = ...)]`,
+//! `#[tool_handler(router = self.tool_router)]`, `Json<T>` outputs, a tool
+//! returning plain text) must publish exactly its lockfile over stdio; every
+//! other stdio program there must do what it is known to do once adopted.
+//!
+//! Every crate gets the same manifest (the features and dependencies all of
+//! the programs need) and one target directory, `target/adopt-rust-sdk/target`
+//! (kept between runs): rmcp and the rest are compiled once for all of them.
+//! Without `../shared` the tests skip, saying so; under CI the skip fails
+//! them (`tests/support/skip.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,7 +51,7 @@ fn adopt_source(text: &str) -> Option<String> {
     })
 }
 
-fn adopt(name: &str, source: &str, full: bool) -> PathBuf {
+fn adopt(name: &str, source: &str) -> PathBuf {
     let dir = repo().join("target/adopt-rust-sdk").join(name);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let repo = repo().canonicalize().unwrap();
@@ -63,28 +65,21 @@ publish = false
 [workspace]
 
 [dependencies]
-rmcp = {{ version = "3.11", default-features = false, features = [{features}] }}
+rmcp = {{ version = "3.11", default-features = false, features = ["server", "macros", "transport-io", "client", "elicitation"] }}
 tokio = {{ version = "1", features = ["macros", "rt-multi-thread", "io-std"] }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 schemars = "1"
 anyhow = "1"
+tracing = "0.1"
+tracing-subscriber = {{ version = "0.3", features = ["env-filter", "fmt", "std"] }}
+url = "2"
 mcp-contract = {{ path = "{repo}/mcp-contract", features = ["rmcp"] }}
-{extra}
+
 [build-dependencies]
 mcp-contract-build = {{ path = "{repo}/mcp-contract-build" }}
 "#,
         repo = repo.display(),
-        features = if full {
-            r#""server", "macros", "transport-io", "client", "elicitation""#
-        } else {
-            r#""server", "macros", "transport-io""#
-        },
-        extra = if full {
-            "tracing = \"0.1\"\ntracing-subscriber = { version = \"0.3\", features = [\"env-filter\", \"fmt\", \"std\"] }\nurl = \"2\"\n"
-        } else {
-            ""
-        },
     );
     let write = |p: PathBuf, t: &str| {
         if std::fs::read_to_string(&p).ok().as_deref() != Some(t) {
@@ -105,10 +100,7 @@ mcp-contract-build = {{ path = "{repo}/mcp-contract-build" }}
         .arg("build")
         .arg("--quiet")
         .current_dir(&dir)
-        .env(
-            "CARGO_TARGET_DIR",
-            dir.join(if full { "../target-all" } else { "../target" }),
-        )
+        .env("CARGO_TARGET_DIR", dir.join("../target"))
         .env_remove("CI")
         .env("MCP_CONTRACT_LOCKED", "0")
         .status()
@@ -117,15 +109,12 @@ mcp-contract-build = {{ path = "{repo}/mcp-contract-build" }}
     dir
 }
 
-fn published_equals_lockfile(name: &str, file: &Path, full: bool) {
+fn published_equals_lockfile(name: &str, file: &Path) {
     let text = std::fs::read_to_string(file).unwrap();
     let source = adopt_source(&text).unwrap_or_else(|| panic!("{name}: no `.serve(stdio())`"));
-    let dir = adopt(name, &source, full);
+    let dir = adopt(name, &source);
     let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
-    let bin = dir
-        .join(if full { "../target-all" } else { "../target" })
-        .join("debug")
-        .join(name);
+    let bin = dir.join("../target/debug").join(name);
     let live = capture(
         ServerCommand::new(bin.display().to_string()),
         &Options::default(),
@@ -148,11 +137,7 @@ fn published_equals_lockfile(name: &str, file: &Path, full: bool) {
 #[test]
 fn structured_output_publishes_its_lockfile() {
     let Some(src) = examples_dir() else { return };
-    published_equals_lockfile(
-        "structured_output",
-        &src.join("structured_output.rs"),
-        false,
-    );
+    published_equals_lockfile("structured_output", &src.join("structured_output.rs"));
 }
 
 /// What each other complete stdio program of `examples/servers` does once
@@ -161,17 +146,13 @@ fn structured_output_publishes_its_lockfile() {
 /// declares its one tool by hand in `list_tools` (nothing for the build step
 /// to find), so the wrapper publishes it unlocked and `verify` fails on it.
 #[test]
-fn every_stdio_example_with_mcp_contract_adopt_all() {
+fn every_other_stdio_example() {
     let Some(src) = examples_dir() else { return };
-    if std::env::var_os("MCP_CONTRACT_ADOPT_ALL").is_none() {
-        eprintln!("the other examples/servers programs run with MCP_CONTRACT_ADOPT_ALL=1");
-        return;
-    }
     for name in ["prompt_stdio", "completion_stdio", "elicitation_stdio"] {
         let text = std::fs::read_to_string(src.join(format!("{name}.rs"))).unwrap();
-        let dir = adopt(name, &adopt_source(&text).unwrap(), true);
+        let dir = adopt(name, &adopt_source(&text).unwrap());
         let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
-        let bin = dir.join("../target-all/debug").join(name);
+        let bin = dir.join("../target/debug").join(name);
         let err = capture(
             ServerCommand::new(bin.display().to_string()),
             &Options::default(),
@@ -192,9 +173,9 @@ fn every_stdio_example_with_mcp_contract_adopt_all() {
     }
     let name = "sampling_stdio";
     let text = std::fs::read_to_string(src.join(format!("{name}.rs"))).unwrap();
-    let dir = adopt(name, &adopt_source(&text).unwrap(), true);
+    let dir = adopt(name, &adopt_source(&text).unwrap());
     let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
-    let bin = dir.join("../target-all/debug").join(name);
+    let bin = dir.join("../target/debug").join(name);
     let live = capture(
         ServerCommand::new(bin.display().to_string()),
         &Options::default(),
