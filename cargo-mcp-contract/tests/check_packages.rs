@@ -4,40 +4,14 @@
 
 mod check_support;
 
-use check_support::TestRepo;
-
-const MANIFEST: &str = r#"[package]
-name = "tiny"
-version = "0.1.0"
-edition = "2021"
-
-[dependencies]
-serde = { version = "1", features = ["derive"] }
-
-[build-dependencies]
-mcp-contract-build = "0.1"
-"#;
+use check_support::{tiny_lib, tiny_package, TestRepo};
 
 fn lib(doc: &str) -> String {
-    format!(
-        "/// {doc}\n#[mcp_contract::tool(name = \"echo\", read_only)]\n#[derive(serde::Deserialize)]\npub struct EchoArgs {{\n    /// What to say back.\n    pub text: String,\n}}\n"
-    )
+    tiny_lib(doc, "text")
 }
 
 fn package(doc: &str) -> TestRepo {
-    let repo = TestRepo::new();
-    repo.write("Cargo.toml", MANIFEST);
-    repo.write("build.rs", "fn main() { mcp_contract_build::snapshot() }\n");
-    repo.write("src/lib.rs", &lib(doc));
-    mcp_contract_build::Builder::new()
-        .manifest_dir(repo.path())
-        .package("tiny")
-        .mode(mcp_contract_build::Mode::Update)
-        .quiet()
-        .generate()
-        .expect("the fixture package snapshots");
-    repo.commit("tiny with its lockfile");
-    repo
+    tiny_package(doc)
 }
 
 #[test]
@@ -110,4 +84,60 @@ fn check_from_a_subdirectory_finds_the_package() {
     repo.write("src/lib.rs", &lib("Echo the text, loudly."));
     let r = check_support::run_in(&repo.abs("src"), &["check", "--against", "HEAD"]);
     assert_eq!(r.code, 2, "the build-step freshness check runs too: {r:?}");
+}
+
+/// Plain `check` in the package's directory, where the lockfile sits in
+/// `contracts/`, judges the package as `-p` does: a field renamed in the
+/// source without a rebuild is a stale lockfile (exit 2), not a pass.
+#[test]
+fn plain_check_in_the_package_finds_a_stale_lockfile() {
+    let repo = package("Echo the text.");
+    repo.write("src/lib.rs", &tiny_lib("Echo the text.", "words"));
+    let named = repo.run(&["check", "-p", "tiny", "--against", "HEAD"]);
+    assert_eq!(named.code, 2, "{named:?}");
+    let plain = repo.run(&["check", "--against", "HEAD"]);
+    assert_eq!(plain.code, 2, "{plain:?}");
+    assert!(
+        plain.stderr.contains("out of date with the sources"),
+        "{plain:?}"
+    );
+    assert!(plain.stderr.contains("cargo build -p tiny"), "{plain:?}");
+    assert!(!plain.stdout.contains("passed"), "{plain:?}");
+}
+
+/// What plain `check` judged is in its report: a package's lockfile derived
+/// again from the sources, or a lockfile no build step writes, as written.
+#[test]
+fn plain_check_says_which_lockfile_it_judged_and_how() {
+    let repo = package("Echo the text.");
+    let run = repo.run(&["check", "--against", "HEAD"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("package `tiny`: the lockfile matches its sources"),
+        "{run:?}"
+    );
+    let json = repo.run(&["check", "--against", "HEAD", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(
+        v["checks"][0]["candidate"],
+        serde_json::json!({"kind": "build-step", "package": "tiny"}),
+        "{json:?}"
+    );
+
+    let plain = TestRepo::new();
+    plain.lock(check_support::search(
+        serde_json::json!({"q": {"type": "string"}}),
+    ));
+    plain.commit("a captured surface");
+    let run = plain.check(&["--against", "HEAD"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("judged as written"), "{run:?}");
+    let json = plain.check(&["--against", "HEAD", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(
+        v["checks"][0]["candidate"],
+        serde_json::json!({"kind": "lockfile", "package": null}),
+        "{json:?}"
+    );
 }

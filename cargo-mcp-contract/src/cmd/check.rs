@@ -2,12 +2,15 @@
 //! lockfile in git history; every breaking change needs an entry in
 //! `contracts/migrations.toml`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use mcp_contract::check::{self, packages, repo, Status};
+use mcp_contract::check::run::{
+    Candidate, CheckRun, FixtureFinding, FixtureResults, LockfileRun, RunError,
+};
+use mcp_contract::check::{self, packages, repo};
 use mcp_contract::migrations::Date;
-use mcp_contract::report::{check_human, check_json, gate, github, junit, markdown, sarif};
-use mcp_contract::{lockfile, witness, Severity};
+use mcp_contract::report::{check_human, check_json, github, junit, markdown, sarif};
+use mcp_contract::{lockfile, witness, InputError, Severity};
 
 use crate::cmd::live::{self, ServerArgs};
 use crate::cmd::staged;
@@ -96,125 +99,182 @@ pub fn run(args: Args) -> u8 {
             return output::OK;
         }
     }
-    // Each package is checked on its own: one that cannot be checked is
-    // reported and the others still are; the exit status is the worst.
-    let mut worst = output::OK;
     let selection = match &staged {
         Some(_) => staged::select(&args.package, args.lockfile.as_deref()),
         None => select(&args),
     };
-    let lockfiles: Vec<PathBuf> = match selection {
-        Err(code) => return code,
-        Ok(Selection::Lockfile(path)) => vec![path],
-        Ok(Selection::Packages(found)) => {
-            let mut fresh = vec![];
-            for p in found {
-                // A package whose build step writes its lockfile: the candidate
-                // must be what the sources say now, or the gate judges the past.
-                if p.uses_build_step {
-                    let verified = match &staged {
-                        Some(st) => st.verify_fresh(&p),
-                        None => mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile)
-                            .map_err(|e| e.to_string()),
-                    };
-                    if let Err(e) = verified {
-                        eprintln!("error: package `{}`: {e}", p.name);
-                        worst = output::ERROR;
-                        continue;
-                    }
-                }
-                fresh.push(p.lockfile);
+    let mut run = CheckRun::default();
+    match selection {
+        Err(e) => run.errors.push(RunError::input(None, &e)),
+        Ok(selection) => {
+            for target in targets(selection, live_candidate.is_some()) {
+                let l = check_one(&args, &target, live_candidate.as_ref(), staged.as_ref());
+                run.lockfiles.push(l);
             }
-            fresh
         }
-    };
+    }
+    print_run(&run, args.format, args.color);
+    run.exit_code()
+}
+
+/// One lockfile to check, and how its candidate is judged.
+struct Target {
+    lockfile: PathBuf,
+    candidate: Candidate,
+    package: Option<packages::PackageLockfile>,
+}
+
+fn targets(selection: Selection, live: bool) -> Vec<Target> {
+    match selection {
+        Selection::Lockfile(lockfile) => vec![Target {
+            lockfile,
+            candidate: if live {
+                Candidate::LiveServer
+            } else {
+                Candidate::Lockfile
+            },
+            package: None,
+        }],
+        Selection::Packages(found) => found
+            .into_iter()
+            .map(|p| Target {
+                lockfile: p.lockfile.clone(),
+                candidate: if p.uses_build_step {
+                    Candidate::BuildStep {
+                        package: p.name.clone(),
+                    }
+                } else {
+                    Candidate::Package {
+                        package: p.name.clone(),
+                    }
+                },
+                package: Some(p),
+            })
+            .collect(),
+    }
+}
+
+/// Checks one lockfile: freshness (build-step packages), the gate, the
+/// witnesses, `--write-fixtures`, the contract fixtures. Whatever stops a
+/// step is kept in the result, never only printed.
+fn check_one(
+    args: &Args,
+    target: &Target,
+    live_candidate: Option<&mcp_contract::Surface>,
+    staged: Option<&staged::Staged>,
+) -> LockfileRun {
+    let path = &target.lockfile;
+    let mut l = LockfileRun::new(shown(path), target.candidate.clone());
+    let package = target.package.as_ref();
+    let name = package.map(|p| p.name.as_str());
+    // A package whose build step writes its lockfile: the candidate must be
+    // what the sources say now, or the gate judges the past.
+    if let Some(p) = package.filter(|p| p.uses_build_step) {
+        let verified = match staged {
+            Some(st) => st.verify_fresh(p),
+            None => mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile)
+                .map_err(|e| e.to_string()),
+        };
+        if let Err(text) = verified {
+            l.errors.push(RunError::text(name, &l.lockfile, text));
+            return l;
+        }
+    }
     let fail_on = match args.fail_on {
         FailOn::Breaking => Severity::Breaking,
         FailOn::Behavioral => Severity::Behavioral,
     };
-    let mut results = vec![];
-    for path in &lockfiles {
-        let prepared = repo::prepare(repo::RepoCheck {
-            tree: staged.as_ref().map(|s| s.tree.dir.as_path()),
-            lockfile: path,
-            against: args.against.as_deref(),
-            candidate: live_candidate.clone(),
-            fail_on,
-            strict: args.strict,
-            today: Date::today(),
-        });
-        let (mut input, ctx) = match prepared {
-            Ok(p) => p,
-            Err(e) => {
-                worst = worst.max(output::input_error(&e));
-                continue;
+    let prepared = repo::prepare(repo::RepoCheck {
+        tree: staged.map(|s| s.tree.dir.as_path()),
+        lockfile: path,
+        against: args.against.as_deref(),
+        candidate: live_candidate.cloned(),
+        fail_on,
+        strict: args.strict,
+        today: Date::today(),
+    });
+    match prepared {
+        Ok((input, ctx)) => {
+            for (short, why) in &ctx.history_skipped {
+                eprintln!(
+                    "warning: history revision {short} of {} skipped: {why}",
+                    ctx.lockfile
+                );
             }
-        };
-        // Entries this change adds match the changes as the check printed
-        // them, before the build applied their transitions.
-        let added =
-            mcp_contract_build::unapply::new_entries(&input.record, input.baseline_record.as_ref());
-        mcp_contract_build::unapply::unapply(&mut input.candidate, &added);
-        for (short, why) in &ctx.history_skipped {
-            eprintln!(
-                "warning: history revision {short} of {} skipped: {why}",
-                ctx.lockfile
-            );
-        }
-        let surfaces =
-            (!args.no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
-        let started = std::time::Instant::now();
-        let mut outcome = check::run(input);
-        if let Some((baseline, candidate)) = surfaces {
-            let opts = witness::Options::after_diff(started.elapsed());
-            attach_witnesses(
-                &mut outcome,
-                baseline.unwrap_or_default(),
-                &candidate,
-                &opts,
-            );
-        }
-        if args.write_fixtures {
-            if let Err(code) = write_fixtures(path, &outcome) {
-                return code;
+            let outcome = gate(args, input);
+            if args.write_fixtures {
+                if let Err(e) = write_fixtures(path, &outcome) {
+                    l.errors.push(RunError::text(name, &l.lockfile, e));
+                }
             }
+            l.lockfile = ctx.lockfile.clone();
+            l.checked = Some((outcome, ctx));
         }
-        results.push((outcome, ctx));
+        Err(e) => l.errors.push(RunError::input(name, &e)),
     }
-    let reports: Vec<gate::GateReport<'_>> = results
-        .iter()
-        .map(|(outcome, ctx)| gate::GateReport {
-            lockfile: &ctx.lockfile,
-            record: &ctx.record,
-            baseline_short: &ctx.baseline.short,
-            baseline_description: &ctx.baseline.description,
-            candidate_text: ctx.candidate_text.as_deref(),
-            outcome,
-        })
-        .collect();
-    let text = match args.format {
-        Format::Human => check_human::render(&reports, output::use_color(args.color)),
-        Format::Json => check_json::render(&reports),
-        Format::Github => github::render(&reports),
-        Format::Sarif => sarif::render(&reports),
-        Format::Junit => junit::render(&reports),
-        Format::Markdown => markdown::render(&reports),
+    let fixture_lockfile = match staged {
+        Some(st) => st.in_tree(path),
+        None => path.clone(),
     };
-    if !reports.is_empty() {
-        print!("{text}");
+    match check_fixtures(&fixture_lockfile, &l) {
+        Ok(f) => l.fixtures = f,
+        Err(e) => l.errors.push(RunError::input(name, &e)),
     }
-    let fixture_lockfiles: Vec<PathBuf> = match &staged {
-        Some(st) => lockfiles.iter().map(|l| st.in_tree(l)).collect(),
-        None => lockfiles.clone(),
+    l
+}
+
+/// The gate on a prepared input, witnesses attached.
+fn gate(args: &Args, mut input: check::CheckInput) -> check::CheckOutcome {
+    // Entries this change adds match the changes as the check printed
+    // them, before the build applied their transitions.
+    let added =
+        mcp_contract_build::unapply::new_entries(&input.record, input.baseline_record.as_ref());
+    mcp_contract_build::unapply::unapply(&mut input.candidate, &added);
+    let surfaces = (!args.no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
+    let started = std::time::Instant::now();
+    let mut outcome = check::run(input);
+    if let Some((baseline, candidate)) = surfaces {
+        let opts = witness::Options::after_diff(started.elapsed());
+        attach_witnesses(
+            &mut outcome,
+            baseline.unwrap_or_default(),
+            &candidate,
+            &opts,
+        );
+    }
+    outcome
+}
+
+/// Prints the run in `format`: the report on stdout; errors (and, for the
+/// machine formats, the fixture summary) on stderr, where CI logs show them.
+fn print_run(run: &CheckRun, format: Format, color: ColorChoice) {
+    let text = match format {
+        Format::Human => {
+            let report = check_human::render(run, output::use_color(color));
+            print!("{}", report.out);
+            eprint!("{}", report.err);
+            return;
+        }
+        Format::Json => check_json::render(run),
+        Format::Github => github::render(run),
+        Format::Sarif => sarif::render(run),
+        Format::Junit => junit::render(run),
+        Format::Markdown => markdown::render(run),
     };
-    let fixtures = check_fixtures(&fixture_lockfiles, args.format == Format::Human);
-    let status = match (gate::overall(&reports), fixtures) {
-        (Status::Invalid, _) => output::ERROR,
-        (_, Err(code)) => code,
-        (Status::Failed, _) | (_, Ok(false)) => output::FAILED,
-        (Status::Passed, Ok(true)) => output::OK,
-    };
-    worst.max(status)
+    print!("{text}");
+    for l in &run.lockfiles {
+        eprint!("{}", check_human::fixtures(l));
+    }
+    eprint!("{}", check_human::errors(run));
+}
+
+/// A path as the user would name it: relative to the current directory when inside it.
+fn shown(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(&cwd)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// What `check` checks.
@@ -226,69 +286,81 @@ pub(crate) enum Selection {
     Packages(Vec<packages::PackageLockfile>),
 }
 
-fn select(args: &Args) -> Result<Selection, u8> {
+fn select(args: &Args) -> Result<Selection, InputError> {
     let none_found = || {
-        eprintln!("error: no workspace package has a {}\n  help: generate one with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`, or pass --lockfile", lockfile::DEFAULT_PATH);
-        output::ERROR
+        InputError::new(
+            "Cargo.toml",
+            format!("no workspace package has a {}", lockfile::DEFAULT_PATH),
+        )
+        .fix("generate one with `cargo build` (mcp-contract-build) or `cargo mcp-contract snapshot`, or pass --lockfile")
     };
     if let Some(path) = &args.lockfile {
         return Ok(Selection::Lockfile(path.clone()));
     }
     if args.package.is_some() || args.workspace || args.manifest_path.is_some() {
-        return match packages::find(args.manifest_path.as_deref(), args.package.as_deref()) {
-            Ok(found) if found.is_empty() => Err(none_found()),
-            Ok(found) => Ok(Selection::Packages(found)),
-            Err(e) => Err(output::input_error(&e)),
+        let found = packages::find(args.manifest_path.as_deref(), args.package.as_deref())?;
+        return match found.is_empty() {
+            true => Err(none_found()),
+            false => Ok(Selection::Packages(found)),
         };
     }
     let here = PathBuf::from(lockfile::DEFAULT_PATH);
-    if here.exists() || args.server {
+    if args.server {
         return Ok(Selection::Lockfile(here));
     }
     // Anywhere inside a package or workspace: the nearest Cargo.toml decides,
-    // as it does for cargo.
+    // as it does for cargo, and a package's own lockfile is judged as `-p`
+    // judges it (its build step's freshness first). A lockfile here that no
+    // package of that manifest owns is judged as written.
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    match packages::find_from_dir(&cwd) {
-        Ok(Some(found)) if found.is_empty() => Err(none_found()),
-        Ok(Some(found)) => Ok(Selection::Packages(found)),
-        Ok(None) => Ok(Selection::Lockfile(here)),
-        Err(e) => Err(output::input_error(&e)),
+    match packages::find_from_dir(&cwd)? {
+        None => Ok(Selection::Lockfile(here)),
+        Some(found) if here.exists() && packages::owner_of(&found, &cwd.join(&here)).is_none() => {
+            Ok(Selection::Lockfile(here))
+        }
+        Some(found) if found.is_empty() => Err(none_found()),
+        Some(found) => Ok(Selection::Packages(found)),
     }
 }
 
-/// Runs `contracts/fixtures/` beside each lockfile through its published
+/// Runs `contracts/fixtures/` beside the lockfile through its published
 /// schema and the compatibility plan of its migration record
-/// (`mcp_contract::runtime::fixture_check`). The report goes to stdout in
-/// the human format, to stderr otherwise (machine formats stay parseable).
-/// `Ok(false)` when a fixture fails.
-fn check_fixtures(lockfiles: &[PathBuf], human: bool) -> Result<bool, u8> {
+/// (`mcp_contract::runtime::fixture_check`). `Ok(None)`: no fixtures.
+/// Files are named relative to the repository root once the check knows it.
+fn check_fixtures(
+    lockfile: &Path,
+    l: &LockfileRun,
+) -> Result<Option<FixtureResults>, mcp_contract::InputError> {
     use mcp_contract::runtime::fixture_check;
-    let mut passed = true;
-    for path in lockfiles {
-        let report = fixture_check::check_contracts(path).map_err(|e| output::input_error(&e))?;
-        if report.checked == 0 {
-            continue;
-        }
-        let mut text = format!(
-            "fixtures: {} checked in {}, {} failing\n",
-            report.checked,
-            report.dir.display(),
-            report.failures.len()
-        );
-        for f in &report.failures {
-            text.push_str(&format!("error[fixture]: {f}\n"));
-        }
-        if !report.passed() {
-            text.push_str("  help: a legacy fixture that fails means a compatibility branch (alias, default, version) was removed from contracts/migrations.toml while callers may still rely on it; restore the entry, or change the fixture's expectation on purpose\n");
-        }
-        if human {
-            print!("{text}");
-        } else {
-            eprint!("{text}");
-        }
-        passed &= report.passed();
+    let report = fixture_check::check_contracts(lockfile)?;
+    if report.checked == 0 {
+        return Ok(None);
     }
-    Ok(passed)
+    // `contracts/fixtures` as the repository names it, else as found.
+    let dir = match &l.checked {
+        Some((_, ctx)) => Path::new(&ctx.lockfile)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join("fixtures"),
+        None => PathBuf::from(shown(&report.dir)),
+    };
+    let failures = report
+        .failures
+        .iter()
+        .map(|f| FixtureFinding {
+            tool: f.tool.clone(),
+            file: match f.file.strip_prefix(&report.dir) {
+                Ok(rel) => dir.join(rel).display().to_string(),
+                Err(_) => shown(&f.file),
+            },
+            problem: f.problem.clone(),
+        })
+        .collect();
+    Ok(Some(FixtureResults {
+        dir: dir.display().to_string(),
+        checked: report.checked,
+        failures,
+    }))
 }
 
 /// Fills the witness and proof of every breaking change (decided first, proven after).
@@ -308,7 +380,7 @@ fn attach_witnesses(
 
 /// `--write-fixtures`: the input witnesses as fixtures beside the lockfile;
 /// says on stderr what it wrote.
-fn write_fixtures(lockfile: &std::path::Path, outcome: &check::CheckOutcome) -> Result<(), u8> {
+fn write_fixtures(lockfile: &Path, outcome: &check::CheckOutcome) -> Result<(), String> {
     let dir = lockfile
         .parent()
         .unwrap_or(std::path::Path::new("."))
@@ -321,10 +393,7 @@ fn write_fixtures(lockfile: &std::path::Path, outcome: &check::CheckOutcome) -> 
             }
             Ok(())
         }
-        Err(e) => {
-            eprintln!("error: cannot write fixtures under {}: {e}\n  help: check the directory's permissions, or run without --write-fixtures", dir.display());
-            Err(output::ERROR)
-        }
+        Err(e) => Err(format!("cannot write fixtures under {}: {e}\n  help: check the directory's permissions, or run without --write-fixtures", dir.display())),
     }
 }
 

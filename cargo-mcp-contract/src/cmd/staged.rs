@@ -40,7 +40,10 @@ pub fn touches_contracts(st: &Staged) -> bool {
 /// `-p PKG` or `--lockfile PATH` as given; otherwise every package of the
 /// workspace with a lockfile (a change in one crate can move another's
 /// contract), or the default lockfile outside a cargo project.
-pub fn select(package: &Option<String>, lockfile_arg: Option<&Path>) -> Result<Selection, u8> {
+pub fn select(
+    package: &Option<String>,
+    lockfile_arg: Option<&Path>,
+) -> Result<Selection, mcp_contract::InputError> {
     if let Some(path) = lockfile_arg {
         return Ok(Selection::Lockfile(path.to_path_buf()));
     }
@@ -49,10 +52,7 @@ pub fn select(package: &Option<String>, lockfile_arg: Option<&Path>) -> Result<S
     if !in_cargo_project {
         return Ok(Selection::Lockfile(PathBuf::from(lockfile::DEFAULT_PATH)));
     }
-    match packages::find(None, package.as_deref()) {
-        Ok(found) => Ok(Selection::Packages(found)),
-        Err(e) => Err(output::input_error(&e)),
-    }
+    packages::find(None, package.as_deref()).map(Selection::Packages)
 }
 
 impl Staged {

@@ -168,3 +168,42 @@ pub fn renamed_on_branch() -> TestRepo {
     ));
     r
 }
+
+/// The manifest of `tiny`, a package whose build step writes its lockfile.
+pub const TINY_MANIFEST: &str = r#"[package]
+name = "tiny"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+serde = { version = "1", features = ["derive"] }
+
+[build-dependencies]
+mcp-contract-build = "0.1"
+"#;
+
+/// `tiny`'s one tool, `echo`, with `doc` as its description and `field` as
+/// the name of its one argument.
+pub fn tiny_lib(doc: &str, field: &str) -> String {
+    format!(
+        "/// {doc}\n#[mcp_contract::tool(name = \"echo\", read_only)]\n#[derive(serde::Deserialize)]\npub struct EchoArgs {{\n    /// What to say back.\n    pub {field}: String,\n}}\n"
+    )
+}
+
+/// A repository holding the package `tiny` at its root, its lockfile written
+/// by the build step and committed.
+pub fn tiny_package(doc: &str) -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("Cargo.toml", TINY_MANIFEST);
+    repo.write("build.rs", "fn main() { mcp_contract_build::snapshot() }\n");
+    repo.write("src/lib.rs", &tiny_lib(doc, "text"));
+    mcp_contract_build::Builder::new()
+        .manifest_dir(repo.path())
+        .package("tiny")
+        .mode(mcp_contract_build::Mode::Update)
+        .quiet()
+        .generate()
+        .expect("the fixture package snapshots");
+    repo.commit("tiny with its lockfile");
+    repo
+}

@@ -14,6 +14,7 @@ pub mod lines;
 pub mod packages;
 pub mod repo;
 pub mod reserved;
+pub mod run;
 
 use crate::diff::{diff_surfaces, Change};
 use crate::history::History;
@@ -74,6 +75,20 @@ pub enum Status {
     Failed,
     /// The migration record is malformed (exit 2).
     Invalid,
+    /// A lockfile could not be checked: unreadable, stale with its sources,
+    /// no baseline to compare with, a malformed fixture (exit 2).
+    Error,
+}
+
+impl Status {
+    /// The exit status: 0 passed, 1 failed, 2 invalid or not checked.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Status::Passed => 0,
+            Status::Failed => 1,
+            Status::Invalid | Status::Error => 2,
+        }
+    }
 }
 
 /// The outcome of one check.

@@ -1,5 +1,6 @@
 //! Finding the lockfiles of cargo packages (`-p PKG`, `--workspace`,
-//! `--manifest-path`) with `cargo metadata`, and telling whether a package
+//! `--manifest-path`, or the package around the current directory, so that a
+//! plain `check` judges a package the same way `-p` does) with `cargo metadata`, and telling whether a package
 //! that refreshes its lockfile in a build script (mcp-contract-build) has
 //! sources newer than its lockfile, with the command that refreshes it.
 
@@ -72,6 +73,11 @@ pub fn find_from_dir(dir: &Path) -> Result<Option<Vec<PackageLockfile>>, InputEr
         ));
     }
     Ok(Some(mine))
+}
+
+/// The package among `found` whose lockfile is `lockfile`.
+pub fn owner_of<'a>(found: &'a [PackageLockfile], lockfile: &Path) -> Option<&'a PackageLockfile> {
+    found.iter().find(|p| same_dir(&p.lockfile, lockfile))
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {

@@ -1,26 +1,71 @@
-//! The human check report: unacknowledged changes first, each with the
-//! `[[acknowledge]]` entry that would accept it, then acknowledged changes,
-//! then the rest, record problems, and a one-line verdict.
+//! The human check report: per lockfile, how it was judged, unacknowledged
+//! changes first, each with the `[[acknowledge]]` entry that would accept
+//! it, then acknowledged changes, then the rest, record problems (stale and
+//! expired entries included, warnings or not), the contract fixtures, and a
+//! one-line verdict. What kept a lockfile from being checked is the report's
+//! other half, written for stderr like every exit-2 diagnostic.
 
 use std::fmt::Write;
 
 use super::gate::{describe_entry, GateReport};
+use crate::check::run::{CheckRun, LockfileRun};
 use crate::check::Status;
 use crate::migrations::Level;
 use crate::rules::Severity;
 
 use super::human::{paint, write_diagnostic_head, write_proof};
 
-/// Renders one or more check reports.
-pub fn render(reports: &[GateReport<'_>], color: bool) -> String {
-    let mut out = String::new();
-    for r in reports {
-        render_one(&mut out, r, color);
-    }
-    out
+/// The human report: `out` for stdout, `err` (the errors) for stderr.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HumanReport {
+    pub out: String,
+    pub err: String,
 }
 
-fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
+/// Renders a whole run.
+pub fn render(run: &CheckRun, color: bool) -> HumanReport {
+    let mut report = HumanReport::default();
+    for l in &run.lockfiles {
+        if let Some(r) = GateReport::of(l) {
+            render_one(&mut report.out, l, &r, color);
+        }
+    }
+    report.err = errors(run);
+    report
+}
+
+/// The errors of a run, one `error: ` diagnostic each.
+pub fn errors(run: &CheckRun) -> String {
+    let mut err = String::new();
+    for (_, e) in run.all_errors() {
+        let _ = writeln!(err, "error: {e}");
+    }
+    err
+}
+
+/// The contract fixtures' part of a lockfile's report (empty without fixtures).
+pub fn fixtures(l: &LockfileRun) -> String {
+    let mut text = String::new();
+    let Some(f) = l.fixtures.as_ref().filter(|f| f.checked > 0) else {
+        return text;
+    };
+    let _ = writeln!(
+        text,
+        "fixtures: {} checked in {}, {} failing",
+        f.checked,
+        f.dir,
+        f.failures.len()
+    );
+    for failure in &f.failures {
+        let _ = writeln!(text, "error[fixture]: {failure}");
+    }
+    if !f.passed() {
+        text.push_str("  help: a legacy fixture that fails means a compatibility branch (alias, default, version) was removed from contracts/migrations.toml while callers may still rely on it; restore the entry, or change the fixture's expectation on purpose\n");
+    }
+    text
+}
+
+fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool) {
     let o = r.outcome;
     let _ = writeln!(
         out,
@@ -30,6 +75,7 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
         r.baseline_short,
         r.baseline_description
     );
+    let _ = writeln!(out, "  {}", l.candidate.describe());
     if o.new_surface {
         let _ = writeln!(
             out,
@@ -107,6 +153,7 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
             let _ = writeln!(out, "{rest}");
         }
     }
+    out.push_str(&fixtures(l));
     let s = o.summary();
     let _ = writeln!(
         out,
@@ -120,10 +167,22 @@ fn render_one(out: &mut String, r: &GateReport<'_>, color: bool) {
         failing.len(),
         o.fail_on
     );
-    let verdict = match o.status() {
+    let verdict = match l.status() {
         Status::Passed => paint(color, "1;32", "passed"),
         Status::Failed => paint(color, "1;31", "FAILED"),
         Status::Invalid => paint(color, "1;31", "FAILED: the migration record is invalid"),
+        Status::Error => paint(
+            color,
+            "1;31",
+            &format!(
+                "FAILED: not everything could be checked ({})",
+                l.errors
+                    .iter()
+                    .map(|e| e.headline())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        ),
     };
     let _ = writeln!(out, "{} {verdict}\n", paint(color, "1", "result:"));
 }

@@ -1,8 +1,9 @@
 //! The JSON check report (`--format json`), versioned like the diff report:
 //!
 //! ```json
-//! {"format_version": 2, "status": "failed", "checks": [{
+//! {"format_version": 2, "status": "failed", "errors": [], "checks": [{
 //!   "lockfile": "contracts/mcp-contract.lock", "record": "contracts/migrations.toml",
+//!   "candidate": {"kind": "build-step", "package": "tiny"},
 //!   "baseline": {"commit": "abc1234", "description": "merge-base of HEAD and origin/main"},
 //!   "new_surface": false, "status": "failed", "fail_on": "breaking",
 //!   "changes": [{"rule": "...", "severity": "breaking", "tool": "...", "pointer": "...",
@@ -14,22 +15,76 @@
 //!   "problems": [{"level": "warning", "kind": "stale", "file": "...", "line": 3,
 //!                 "column": 1, "message": "...", "help": "..."}],
 //!   "summary": {"breaking": 1, "behavioral": 0, "additive": 0, "cosmetic": 0,
-//!               "total": 1, "acknowledged": 0, "failing": 1}}]}
+//!               "total": 1, "acknowledged": 0, "failing": 1},
+//!   "fixtures": {"dir": "contracts/fixtures", "checked": 3, "failures": [
+//!                 {"tool": "...", "file": "...", "problem": "..."}]},
+//!   "errors": [{"package": "tiny", "file": "...", "line": null, "column": null,
+//!               "message": "...", "text": "..."}]}]}
 //! ```
+//!
+//! `status` is `passed`, `failed` (exit 1), `invalid` (a malformed record)
+//! or `error` (something could not be checked; both exit 2). A lockfile that
+//! could not be checked has `baseline`, `new_surface` and `summary` null and
+//! says why in `errors`; `problems` lists every record problem, warnings
+//! (entries that match nothing, passed removal dates) included.
 
 use serde_json::{json, Map, Value};
 
-use super::gate::{overall, status_str, GateReport};
+use super::gate::{status_str, GateReport};
 use super::json::{change_json, JSON_FORMAT_VERSION};
+use crate::check::run::{CheckRun, LockfileRun, RunError};
 use crate::migrations::{Level, ProblemKind};
 
 /// The whole report as a JSON value.
-pub fn report_json(reports: &[GateReport<'_>]) -> Value {
+pub fn report_json(run: &CheckRun) -> Value {
     json!({
         "format_version": JSON_FORMAT_VERSION,
-        "status": status_str(overall(reports)),
-        "checks": reports.iter().map(check_json).collect::<Vec<_>>(),
+        "status": status_str(run.status()),
+        "errors": run.errors.iter().map(error_json).collect::<Vec<_>>(),
+        "checks": run.lockfiles.iter().map(lockfile_json).collect::<Vec<_>>(),
     })
+}
+
+fn error_json(e: &RunError) -> Value {
+    json!({
+        "package": e.package, "file": e.file, "line": e.line, "column": e.column,
+        "message": e.headline(), "text": e.text,
+    })
+}
+
+fn lockfile_json(l: &LockfileRun) -> Value {
+    let mut v = match GateReport::of(l) {
+        Some(r) => check_json(&r),
+        None => json!({
+            "lockfile": l.lockfile, "record": Value::Null, "baseline": Value::Null,
+            "new_surface": Value::Null, "fail_on": Value::Null,
+            "changes": [], "problems": [], "summary": Value::Null,
+        }),
+    };
+    if let Value::Object(m) = &mut v {
+        m.insert("status".into(), status_str(l.status()).into());
+        m.insert(
+            "candidate".into(),
+            json!({"kind": l.candidate.kind(), "package": l.candidate.package()}),
+        );
+        m.insert(
+            "fixtures".into(),
+            match &l.fixtures {
+                Some(f) => json!({
+                    "dir": f.dir, "checked": f.checked,
+                    "failures": f.failures.iter().map(|x| json!({
+                        "tool": x.tool, "file": x.file, "problem": x.problem,
+                    })).collect::<Vec<_>>(),
+                }),
+                None => Value::Null,
+            },
+        );
+        m.insert(
+            "errors".into(),
+            l.errors.iter().map(error_json).collect::<Vec<_>>().into(),
+        );
+    }
+    v
 }
 
 fn check_json(r: &GateReport<'_>) -> Value {
@@ -94,8 +149,8 @@ fn check_json(r: &GateReport<'_>) -> Value {
 }
 
 /// Pretty JSON text with a trailing newline.
-pub fn render(reports: &[GateReport<'_>]) -> String {
-    let mut s = serde_json::to_string_pretty(&report_json(reports)).unwrap_or_default();
+pub fn render(run: &CheckRun) -> String {
+    let mut s = serde_json::to_string_pretty(&report_json(run)).unwrap_or_default();
     s.push('\n');
     s
 }

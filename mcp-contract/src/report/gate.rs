@@ -1,7 +1,9 @@
-//! What every check report format renders: one [`GateReport`] per checked
-//! lockfile (the outcome plus where its inputs came from), and helpers the
-//! formats share (the line of a change in the lockfile, record problems).
+//! What every check report format renders: the whole run
+//! ([`CheckRun`]), and for each checked lockfile a [`GateReport`] (the
+//! outcome plus where its inputs came from), and helpers the formats share
+//! (the line of a change in the lockfile, record problems).
 
+use crate::check::run::{CheckRun, LockfileRun};
 use crate::check::{CheckOutcome, Gated, Status};
 use crate::migrations::Entry;
 
@@ -21,7 +23,20 @@ pub struct GateReport<'a> {
     pub outcome: &'a CheckOutcome,
 }
 
-impl GateReport<'_> {
+impl<'a> GateReport<'a> {
+    /// The gate's part of a lockfile's run; `None` when it was not checked.
+    pub fn of(l: &'a LockfileRun) -> Option<GateReport<'a>> {
+        let (outcome, ctx) = l.checked.as_ref()?;
+        Some(GateReport {
+            lockfile: &ctx.lockfile,
+            record: &ctx.record,
+            baseline_short: &ctx.baseline.short,
+            baseline_description: &ctx.baseline.description,
+            candidate_text: ctx.candidate_text.as_deref(),
+            outcome,
+        })
+    }
+
     /// The 1-based line of a change in the candidate lockfile (the `tools`
     /// key for a change whose tool is gone).
     pub fn line(&self, g: &Gated) -> usize {
@@ -39,16 +54,9 @@ impl GateReport<'_> {
     }
 }
 
-/// The overall status of several reports (the worst).
-pub fn overall(reports: &[GateReport<'_>]) -> Status {
-    let statuses: Vec<Status> = reports.iter().map(|r| r.outcome.status()).collect();
-    if statuses.contains(&Status::Invalid) {
-        Status::Invalid
-    } else if statuses.contains(&Status::Failed) {
-        Status::Failed
-    } else {
-        Status::Passed
-    }
+/// The overall status of a run (the worst of its lockfiles).
+pub fn overall(run: &CheckRun) -> Status {
+    run.status()
 }
 
 pub fn status_str(s: Status) -> &'static str {
@@ -56,6 +64,7 @@ pub fn status_str(s: Status) -> &'static str {
         Status::Passed => "passed",
         Status::Failed => "failed",
         Status::Invalid => "invalid",
+        Status::Error => "error",
     }
 }
 

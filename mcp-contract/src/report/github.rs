@@ -1,11 +1,14 @@
 //! GitHub Actions workflow commands (`--format github`): one `::error` per
 //! unacknowledged change on its line of the lockfile (with the entry that
 //! would acknowledge it), `::notice` for acknowledged ones, `::warning` for
-//! record problems, so they show up inline in the pull request's diff.
+//! record problems, `::error` for each failing contract fixture and each
+//! thing that kept a lockfile from being checked, so they show up inline in
+//! the pull request's diff.
 
 use std::fmt::Write;
 
 use super::gate::{describe_entry, GateReport};
+use crate::check::run::{CheckRun, RunError};
 use crate::migrations::Level;
 use crate::rules::Severity;
 
@@ -21,73 +24,106 @@ pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub fn render(reports: &[GateReport<'_>]) -> String {
+pub fn render(run: &CheckRun) -> String {
     let mut out = String::new();
-    for r in reports {
-        for g in &r.outcome.changes {
-            let c = &g.change;
-            let (cmd, body) = if g.fails {
-                (
-                    "error",
-                    format!(
-                        "{}\n\nNot acknowledged. Add to {} (fill in reason and owner):\n{}",
-                        c.message,
-                        r.record,
-                        g.migration_entry.as_deref().unwrap_or("")
-                    ),
-                )
-            } else if let Some(e) = r.entry(g) {
-                (
-                    "notice",
-                    format!(
-                        "{}\n\nAcknowledged by {}:{}: {}",
-                        c.message,
-                        r.record,
-                        e.pos.line,
-                        describe_entry(e)
-                    ),
-                )
-            } else if c.severity >= Severity::Behavioral {
-                ("warning", c.message.clone())
-            } else {
-                continue;
-            };
-            let mut body = body;
-            if let Some(w) = &c.witness {
-                body.push_str(&format!("\n\nWitness: {}", w.sentence()));
-            }
-            if let Some(crate::witness::Proof::Unproven { reason }) = &c.proof {
-                body.push_str(&format!("\n\nUnproven (no witness: {reason})."));
-            }
-            let _ = writeln!(
-                out,
-                "::{cmd} file={},line={},title={}::{}",
-                escape_property(r.lockfile),
-                r.line(g),
-                escape_property(&format!("{} ({})", c.rule, c.tool)),
-                escape_data(&body)
-            );
+    for l in &run.lockfiles {
+        if let Some(r) = GateReport::of(l) {
+            render_gate(&mut out, &r);
         }
-        for p in &r.outcome.problems {
-            let cmd = match p.level {
-                Level::Error => "error",
-                Level::Warning => "warning",
-            };
-            let body = match &p.help {
-                Some(h) => format!("{}\n{h}", p.message),
-                None => p.message.clone(),
-            };
+        for f in l.fixtures.iter().flat_map(|f| &f.failures) {
             let _ = writeln!(
                 out,
-                "::{cmd} file={},line={},col={},title=migration record::{}",
-                escape_property(r.record),
-                p.pos.line,
-                p.pos.column,
-                escape_data(&body)
+                "::error file={},title={}::{}",
+                escape_property(&f.file),
+                escape_property(&format!("contract fixture ({})", f.tool)),
+                escape_data(&f.problem)
             );
         }
     }
+    for (_, e) in run.all_errors() {
+        error(&mut out, e);
+    }
     out
+}
+
+fn error(out: &mut String, e: &RunError) {
+    let mut place = format!("file={}", escape_property(&e.file));
+    if let Some(line) = e.line {
+        let _ = write!(place, ",line={line}");
+    }
+    if let Some(col) = e.column {
+        let _ = write!(place, ",col={col}");
+    }
+    let _ = writeln!(
+        out,
+        "::error {place},title=not checked::{}",
+        escape_data(&e.to_string())
+    );
+}
+
+fn render_gate(out: &mut String, r: &GateReport<'_>) {
+    for g in &r.outcome.changes {
+        let c = &g.change;
+        let (cmd, body) = if g.fails {
+            (
+                "error",
+                format!(
+                    "{}\n\nNot acknowledged. Add to {} (fill in reason and owner):\n{}",
+                    c.message,
+                    r.record,
+                    g.migration_entry.as_deref().unwrap_or("")
+                ),
+            )
+        } else if let Some(e) = r.entry(g) {
+            (
+                "notice",
+                format!(
+                    "{}\n\nAcknowledged by {}:{}: {}",
+                    c.message,
+                    r.record,
+                    e.pos.line,
+                    describe_entry(e)
+                ),
+            )
+        } else if c.severity >= Severity::Behavioral {
+            ("warning", c.message.clone())
+        } else {
+            continue;
+        };
+        let mut body = body;
+        if let Some(w) = &c.witness {
+            body.push_str(&format!("\n\nWitness: {}", w.sentence()));
+        }
+        if let Some(crate::witness::Proof::Unproven { reason }) = &c.proof {
+            body.push_str(&format!("\n\nUnproven (no witness: {reason})."));
+        }
+        let _ = writeln!(
+            out,
+            "::{cmd} file={},line={},title={}::{}",
+            escape_property(r.lockfile),
+            r.line(g),
+            escape_property(&format!("{} ({})", c.rule, c.tool)),
+            escape_data(&body)
+        );
+    }
+    for p in &r.outcome.problems {
+        let cmd = match p.level {
+            Level::Error => "error",
+            Level::Warning => "warning",
+        };
+        let body = match &p.help {
+            Some(h) => format!("{}\n{h}", p.message),
+            None => p.message.clone(),
+        };
+        let _ = writeln!(
+            out,
+            "::{cmd} file={},line={},col={},title=migration record::{}",
+            escape_property(r.record),
+            p.pos.line,
+            p.pos.column,
+            escape_data(&body)
+        );
+    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! A Markdown summary for a pull-request comment (`--format markdown`): the
 //! verdict, a table of breaking and behavioral changes with their
-//! acknowledgement, and the entries to paste for the unacknowledged ones.
+//! acknowledgement, the entries to paste for the unacknowledged ones, record
+//! problems, failing contract fixtures, and what could not be checked.
 
 use std::fmt::Write;
 
 use super::gate::{describe_entry, GateReport};
+use crate::check::run::{CheckRun, LockfileRun};
 use crate::check::Status;
 use crate::migrations::Level;
 use crate::rules::Severity;
@@ -13,106 +15,164 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
-pub fn render(reports: &[GateReport<'_>]) -> String {
+pub fn render(run: &CheckRun) -> String {
     let mut out = String::new();
-    for r in reports {
-        let o = r.outcome;
-        let failing = o.failing().count();
-        let head = match o.status() {
-            Status::Passed => "✅ MCP contract check passed".to_string(),
-            Status::Failed if failing > 0 => format!(
-                "❌ MCP contract check failed: {failing} unacknowledged change{}",
-                if failing == 1 { "" } else { "s" }
-            ),
-            Status::Failed => {
-                "❌ MCP contract check failed: the migration record is stale".to_string()
-            }
-            Status::Invalid => {
-                "❌ MCP contract check failed: the migration record is invalid".to_string()
-            }
-        };
-        let _ = writeln!(out, "### {head}\n");
-        let _ = writeln!(
-            out,
-            "`{}` against `{}` ({}){}\n",
-            r.lockfile,
-            r.baseline_short,
-            r.baseline_description,
-            if o.new_surface {
-                ": new surface, everything is additive"
-            } else {
-                ""
-            }
-        );
-        let s = o.summary();
-        let _ = writeln!(
-            out,
-            "{} breaking · {} behavioral · {} additive · {} cosmetic · {} acknowledged\n",
-            s[&Severity::Breaking],
-            s[&Severity::Behavioral],
-            s[&Severity::Additive],
-            s[&Severity::Cosmetic],
-            o.acknowledged_count()
-        );
-        let shown: Vec<_> = o
-            .changes
-            .iter()
-            .filter(|g| g.change.severity >= Severity::Behavioral || g.acknowledged_by.is_some())
-            .collect();
-        if !shown.is_empty() {
-            out.push_str("| | Rule | Tool | Where | Change |\n|---|---|---|---|---|\n");
-            for g in shown {
-                let c = &g.change;
-                let mark = if g.fails {
-                    "❌".to_string()
-                } else if let Some(e) = r.entry(g) {
-                    format!("✅ {}", cell(&describe_entry(e)))
-                } else {
-                    "⚠️".to_string()
-                };
+    for l in &run.lockfiles {
+        match GateReport::of(l) {
+            Some(r) => render_gate(&mut out, l, &r),
+            None => {
                 let _ = writeln!(
                     out,
-                    "| {mark} | `{}` | `{}` | `{}` | {} |",
-                    c.rule,
-                    cell(&c.tool),
-                    cell(if c.pointer.is_empty() {
-                        "(tool)"
-                    } else {
-                        &c.pointer
-                    }),
-                    cell(&c.message)
+                    "### ❌ MCP contract check failed: `{}` could not be checked\n",
+                    l.lockfile
                 );
             }
-            out.push('\n');
         }
-        if failing > 0 {
-            let _ = writeln!(
-                out,
-                "<details><summary>Entries to add to <code>{}</code> (fill in <code>reason</code> and <code>owner</code>)</summary>\n\n```toml",
-                r.record
-            );
-            for g in o.failing() {
-                let _ = writeln!(out, "{}", g.migration_entry.as_deref().unwrap_or(""));
+        render_fixtures_and_errors(&mut out, l);
+    }
+    if !run.errors.is_empty() {
+        out.push_str("### ❌ MCP contract check could not run\n\n");
+        for e in &run.errors {
+            let _ = writeln!(out, "- **error** `{}`: {}", e.file, cell(&e.to_string()));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+fn head(l: &LockfileRun, failing: usize) -> String {
+    let fixtures = l.fixtures.as_ref().map_or(0, |f| f.failures.len());
+    match l.status() {
+        Status::Passed => "✅ MCP contract check passed".to_string(),
+        Status::Failed => {
+            let mut why = vec![];
+            if failing > 0 {
+                why.push(plural(failing, "unacknowledged change"));
             }
-            out.push_str("```\n\n</details>\n\n");
+            if fixtures > 0 {
+                why.push(plural(fixtures, "failing contract fixture"));
+            }
+            if why.is_empty() {
+                why.push("the migration record is stale".to_string());
+            }
+            format!("❌ MCP contract check failed: {}", why.join(", "))
         }
-        for p in &o.problems {
-            let word = if p.level == Level::Error {
-                "error"
+        Status::Invalid => {
+            "❌ MCP contract check failed: the migration record is invalid".to_string()
+        }
+        Status::Error => format!(
+            "❌ MCP contract check failed: {} kept it from being checked",
+            plural(l.errors.len(), "error")
+        ),
+    }
+}
+
+fn render_fixtures_and_errors(out: &mut String, l: &LockfileRun) {
+    let failures: Vec<_> = l.fixtures.iter().flat_map(|f| &f.failures).collect();
+    for f in &failures {
+        let _ = writeln!(
+            out,
+            "- **fixture** `{}` (`{}`): {}",
+            f.file,
+            cell(&f.tool),
+            cell(&f.problem)
+        );
+    }
+    for e in &l.errors {
+        let _ = writeln!(out, "- **error** `{}`: {}", e.file, cell(&e.to_string()));
+    }
+    if !failures.is_empty() || !l.errors.is_empty() {
+        out.push('\n');
+    }
+}
+
+fn render_gate(out: &mut String, l: &LockfileRun, r: &GateReport<'_>) {
+    let o = r.outcome;
+    let failing = o.failing().count();
+    let _ = writeln!(out, "### {}\n", head(l, failing));
+    let _ = writeln!(
+        out,
+        "`{}` against `{}` ({}){}\n",
+        r.lockfile,
+        r.baseline_short,
+        r.baseline_description,
+        if o.new_surface {
+            ": new surface, everything is additive"
+        } else {
+            ""
+        }
+    );
+    let s = o.summary();
+    let _ = writeln!(
+        out,
+        "{} breaking · {} behavioral · {} additive · {} cosmetic · {} acknowledged\n",
+        s[&Severity::Breaking],
+        s[&Severity::Behavioral],
+        s[&Severity::Additive],
+        s[&Severity::Cosmetic],
+        o.acknowledged_count()
+    );
+    let shown: Vec<_> = o
+        .changes
+        .iter()
+        .filter(|g| g.change.severity >= Severity::Behavioral || g.acknowledged_by.is_some())
+        .collect();
+    if !shown.is_empty() {
+        out.push_str("| | Rule | Tool | Where | Change |\n|---|---|---|---|---|\n");
+        for g in shown {
+            let c = &g.change;
+            let mark = if g.fails {
+                "❌".to_string()
+            } else if let Some(e) = r.entry(g) {
+                format!("✅ {}", cell(&describe_entry(e)))
             } else {
-                "warning"
+                "⚠️".to_string()
             };
             let _ = writeln!(
                 out,
-                "- **{word}** `{}:{}`: {}",
-                p.file,
-                p.pos,
-                cell(&p.message)
+                "| {mark} | `{}` | `{}` | `{}` | {} |",
+                c.rule,
+                cell(&c.tool),
+                cell(if c.pointer.is_empty() {
+                    "(tool)"
+                } else {
+                    &c.pointer
+                }),
+                cell(&c.message)
             );
         }
-        if !o.problems.is_empty() {
-            out.push('\n');
-        }
+        out.push('\n');
     }
-    out
+    if failing > 0 {
+        let _ = writeln!(
+            out,
+            "<details><summary>Entries to add to <code>{}</code> (fill in <code>reason</code> and <code>owner</code>)</summary>\n\n```toml",
+            r.record
+        );
+        for g in o.failing() {
+            let _ = writeln!(out, "{}", g.migration_entry.as_deref().unwrap_or(""));
+        }
+        out.push_str("```\n\n</details>\n\n");
+    }
+    for p in &o.problems {
+        let word = if p.level == Level::Error {
+            "error"
+        } else {
+            "warning"
+        };
+        let _ = writeln!(
+            out,
+            "- **{word}** `{}:{}`: {}",
+            p.file,
+            p.pos,
+            cell(&p.message)
+        );
+    }
+    if !o.problems.is_empty() {
+        out.push('\n');
+    }
 }

@@ -2,20 +2,46 @@
 //! per reported change (unacknowledged ones at level `error`, acknowledged
 //! ones suppressed with the record's reason) and per record problem, located
 //! on the lockfile or record line, with the change fingerprint as a partial
-//! fingerprint so results track across runs.
+//! fingerprint so results track across runs; one `error` per failing
+//! contract fixture (on the fixture file) and per thing that kept a lockfile
+//! from being checked.
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
 use super::gate::GateReport;
+use crate::check::run::CheckRun;
 use crate::migrations::{Level, ProblemKind};
 use crate::rules::{self, Severity};
 
-pub fn report(reports: &[GateReport<'_>]) -> Value {
+/// The rule of a failing contract fixture.
+const FIXTURE_RULE: &str = "fixture.failed";
+/// The rule of something that kept a lockfile from being checked.
+const NOT_CHECKED_RULE: &str = "check.not-checked";
+
+pub fn report(run: &CheckRun) -> Value {
     let mut used: BTreeMap<&str, ()> = BTreeMap::new();
     let mut results = vec![];
-    for r in reports {
+    for l in &run.lockfiles {
+        for f in l.fixtures.iter().flat_map(|f| &f.failures) {
+            results.push(json!({
+                "ruleId": FIXTURE_RULE,
+                "level": "error",
+                "message": {"text": format!("fixture for `{}`: {}", f.tool, f.problem)},
+                "locations": [location(&f.file, None, None)],
+            }));
+        }
+    }
+    for (_, e) in run.all_errors() {
+        results.push(json!({
+            "ruleId": NOT_CHECKED_RULE,
+            "level": "error",
+            "message": {"text": e.to_string()},
+            "locations": [location(&e.file, e.line, e.column)],
+        }));
+    }
+    for r in run.lockfiles.iter().filter_map(GateReport::of) {
         for g in &r.outcome.changes {
             let c = &g.change;
             let level = if g.fails {
@@ -46,7 +72,7 @@ pub fn report(reports: &[GateReport<'_>]) -> Value {
                 "ruleId": c.rule,
                 "level": level,
                 "message": {"text": text},
-                "locations": [location(r.lockfile, r.line(g), None)],
+                "locations": [location(r.lockfile, Some(r.line(g)), None)],
                 "partialFingerprints": {"mcpContractChange/v1": c.fingerprint()},
             });
             if c.proof.is_some() || c.witness.is_some() {
@@ -73,7 +99,7 @@ pub fn report(reports: &[GateReport<'_>]) -> Value {
                 "ruleId": id,
                 "level": if p.level == Level::Error { "error" } else { "warning" },
                 "message": {"text": text},
-                "locations": [location(r.record, p.pos.line, Some(p.pos.column))],
+                "locations": [location(r.record, Some(p.pos.line), Some(p.pos.column))],
             }));
         }
     }
@@ -93,6 +119,14 @@ pub fn report(reports: &[GateReport<'_>]) -> Value {
     for (id, text) in [
         ("migrations.invalid", "the migration record is malformed"),
         ("migrations.stale", "a migration record entry is stale"),
+        (
+            FIXTURE_RULE,
+            "a contract fixture's expected outcome is not what the published contract gives",
+        ),
+        (
+            NOT_CHECKED_RULE,
+            "a lockfile could not be checked (stale with its sources, unreadable, no baseline)",
+        ),
     ] {
         driver_rules.push(json!({"id": id, "shortDescription": {"text": text}}));
     }
@@ -110,7 +144,10 @@ pub fn report(reports: &[GateReport<'_>]) -> Value {
     })
 }
 
-fn location(uri: &str, line: usize, column: Option<usize>) -> Value {
+fn location(uri: &str, line: Option<usize>, column: Option<usize>) -> Value {
+    let Some(line) = line else {
+        return json!({"physicalLocation": {"artifactLocation": {"uri": uri}}});
+    };
     let mut region = json!({"startLine": line.max(1)});
     if let Some(c) = column {
         region["startColumn"] = Value::from(c.max(1));
@@ -118,8 +155,8 @@ fn location(uri: &str, line: usize, column: Option<usize>) -> Value {
     json!({"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}})
 }
 
-pub fn render(reports: &[GateReport<'_>]) -> String {
-    let mut s = serde_json::to_string_pretty(&report(reports)).unwrap_or_default();
+pub fn render(run: &CheckRun) -> String {
+    let mut s = serde_json::to_string_pretty(&report(run)).unwrap_or_default();
     s.push('\n');
     s
 }
