@@ -224,6 +224,7 @@ pub struct Outcome {
 }
 
 /// One `#[prompt]`: its name and its lockfile entry, or the build error.
+#[allow(dead_code)] // read by rmcp_servers.rs, not by every test that derives
 pub struct PromptOutcome {
     pub name: String,
     pub result: Result<Value, String>,
