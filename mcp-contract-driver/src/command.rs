@@ -1,11 +1,15 @@
 //! The command that starts a server: a program and its arguments, exactly as
-//! its users would type them after `--`.
+//! its users would type them after `--`. Shown (`Display`, `Debug`) with
+//! every word that was expanded from the environment as it was written
+//! (`--api-key=${API_KEY}`), and without the values of `env`.
 
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::secret::Secrets;
+
 /// How to start the server under test.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct ServerCommand {
     pub program: String,
     pub args: Vec<String>,
@@ -13,6 +17,27 @@ pub struct ServerCommand {
     pub cwd: Option<PathBuf>,
     /// Variables set for the server (values may be secrets: never shown).
     pub env: Vec<(String, String)>,
+    /// What was expanded from the environment into the fields above.
+    pub secrets: Secrets,
+}
+
+impl fmt::Debug for ServerCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerCommand")
+            .field("command", &self.to_string())
+            .field(
+                "cwd",
+                &self
+                    .cwd
+                    .as_ref()
+                    .map(|c| self.secrets.shown(&c.display().to_string())),
+            )
+            .field(
+                "env",
+                &self.env.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
 }
 
 impl ServerCommand {
@@ -22,6 +47,7 @@ impl ServerCommand {
             args: vec![],
             cwd: None,
             env: vec![],
+            secrets: Secrets::default(),
         }
     }
 
@@ -33,6 +59,7 @@ impl ServerCommand {
             args: args.iter().map(|a| a.as_ref().to_string()).collect(),
             cwd: None,
             env: vec![],
+            secrets: Secrets::default(),
         })
     }
 
@@ -45,6 +72,11 @@ impl ServerCommand {
         self.cwd = Some(dir.into());
         self
     }
+
+    /// The program as shown in messages.
+    pub fn shown_program(&self) -> String {
+        self.secrets.shown(&self.program)
+    }
 }
 
 impl fmt::Display for ServerCommand {
@@ -54,6 +86,7 @@ impl fmt::Display for ServerCommand {
             if i > 0 {
                 f.write_str(" ")?;
             }
+            let word = &self.secrets.shown(word);
             if word.is_empty() || word.contains(|c: char| c.is_whitespace() || "'\"$\\".contains(c))
             {
                 write!(f, "'{}'", word.replace('\'', r"'\''"))?;

@@ -5,7 +5,10 @@
 //! (`url`, `headers`, `type`: `http`/`streamable-http` or `sse`). `${VAR}`
 //! is expanded from the environment in `command`, `args`, `env`, `url` and
 //! `headers`, as those clients do; values read from the environment are
-//! never printed. Every error names the file, the JSON pointer and the fix.
+//! never printed: the endpoint carries them in its [`Secrets`], which show
+//! the command and URL as written and are scrubbed from everything the
+//! server says ([`crate::secret`]). Every error names the file, the JSON
+//! pointer and the fix.
 
 use std::path::Path;
 
@@ -14,6 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::command::ServerCommand;
 use crate::endpoint::{expand, Endpoint, HttpEndpoint, HttpTransport};
+use crate::secret::Secrets;
 
 /// The keys that may hold the servers.
 const SERVER_KEYS: &[&str] = &["mcpServers", "servers"];
@@ -107,8 +111,10 @@ pub fn from_value(
                 .fix(format!("allowed keys: {}", ENTRY_KEYS.join(", "))),
         );
     }
+    // every value read from the environment, for the endpoint to hide
+    let secrets = std::cell::RefCell::new(Secrets::default());
     let ex = |v: &str, what: &str, ptr: &str| -> Result<String, InputError> {
-        expand(v, what, env).map_err(|e| {
+        expand(v, what, env, &mut secrets.borrow_mut()).map_err(|e| {
             InputError::new(file, e.message.replace("header `", "`"))
                 .at(ptr)
                 .fix(e.fix)
@@ -213,6 +219,7 @@ pub fn from_value(
                 });
             }
             cmd.env = string_map("env")?;
+            cmd.secrets = secrets.take();
             Ok(Endpoint::Command(cmd))
         }
         (None, Some(url)) => {
@@ -230,13 +237,14 @@ pub fn from_value(
                 }
             };
             let url = ex(&url, "url", &format!("{at}/url"))?;
-            let mut h = HttpEndpoint::new(&url).map_err(|e| {
+            let headers = string_map("headers")?;
+            let mut h = HttpEndpoint::with_secrets(&url, secrets.take()).map_err(|e| {
                 InputError::new(file, e.message)
                     .at(format!("{at}/url"))
                     .fix(e.fix)
             })?;
             h.transport = transport;
-            for (k, v) in string_map("headers")? {
+            for (k, v) in headers {
                 h.raw_header(&k, v);
             }
             Ok(Endpoint::Http(h))
@@ -282,6 +290,33 @@ mod tests {
         assert_eq!(h.transport, HttpTransport::Streamable);
         assert_eq!(h.header_names(), ["Authorization"]);
         assert!(!format!("{h:?}").contains("ghp_secret"));
+    }
+
+    #[test]
+    fn expanded_values_are_shown_as_written_and_debug_hides_env_values() {
+        let cfg = json!({"mcpServers": {
+            "files": {"command": "srv", "args": ["--api-key=${GH_TOKEN}", "plain"], "env": {"TOKEN": "${GH_TOKEN}"}},
+            "sse": {"type": "sse", "url": "http://127.0.0.1:1/mcp/${GH_TOKEN}/sse"}
+        }});
+        let cmd = from_value(&cfg, "x.json", "files", &env, None).unwrap();
+        let Endpoint::Command(c) = &cmd else { panic!() };
+        assert_eq!(c.args[0], "--api-key=ghp_secret");
+        let shown = format!("{cmd} {cmd:?}");
+        assert!(!shown.contains("ghp_secret"), "{shown}");
+        assert!(shown.contains("'--api-key=${GH_TOKEN}' plain"), "{shown}");
+        let sse = from_value(&cfg, "x.json", "sse", &env, None).unwrap();
+        let Endpoint::Http(h) = &sse else { panic!() };
+        assert!(h.url.contains("ghp_secret"));
+        let shown = format!("{sse} {sse:?}");
+        assert!(!shown.contains("ghp_secret"), "{shown}");
+        assert!(
+            shown.contains("http://127.0.0.1:1/mcp/${GH_TOKEN}/sse"),
+            "{shown}"
+        );
+        assert_eq!(
+            sse.secrets().scrub("Cannot GET /mcp/ghp_secret/sse"),
+            "Cannot GET /mcp/${GH_TOKEN}/sse"
+        );
     }
 
     #[test]

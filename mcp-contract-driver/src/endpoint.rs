@@ -4,11 +4,15 @@
 //! environment when the endpoint is built, and neither the value nor the
 //! expansion is ever printed, recorded or put into an error (only header
 //! names are). The URL shown in messages has its user info and query
-//! removed for the same reason.
+//! removed for the same reason, and shows `${VAR}` where a configuration's
+//! URL read a variable. Every value expanded, every header value, the user
+//! info and the query are recorded in the endpoint's [`Secrets`], which the
+//! session scrubs from all the server says ([`crate::secret`]).
 
 use std::fmt;
 
 use crate::command::ServerCommand;
+use crate::secret::Secrets;
 
 /// How to reach the server.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +44,16 @@ impl From<&Endpoint> for Endpoint {
 impl From<HttpEndpoint> for Endpoint {
     fn from(h: HttpEndpoint) -> Self {
         Endpoint::Http(h)
+    }
+}
+
+impl Endpoint {
+    /// The values never to show for this endpoint.
+    pub fn secrets(&self) -> &Secrets {
+        match self {
+            Endpoint::Command(c) => &c.secrets,
+            Endpoint::Http(h) => &h.secrets,
+        }
     }
 }
 
@@ -108,6 +122,8 @@ pub struct HttpEndpoint {
     pub url: String,
     pub headers: Vec<Header>,
     pub transport: HttpTransport,
+    /// Header values, expanded variables, user info and query.
+    pub secrets: Secrets,
 }
 
 /// A header that cannot be used, with why (never the value).
@@ -120,20 +136,30 @@ pub struct HeaderError {
 impl HttpEndpoint {
     /// Checks the URL (http or https, with a host).
     pub fn new(url: &str) -> Result<HttpEndpoint, HeaderError> {
+        HttpEndpoint::with_secrets(url, Secrets::default())
+    }
+
+    /// Like [`HttpEndpoint::new`] for a URL that `secrets` says how to show
+    /// (expanded from `${VAR}`s).
+    pub fn with_secrets(url: &str, mut secrets: Secrets) -> Result<HttpEndpoint, HeaderError> {
         let lower = url.to_ascii_lowercase();
         let rest = lower
             .strip_prefix("http://")
             .or_else(|| lower.strip_prefix("https://"));
         match rest {
-            Some(r) if !r.is_empty() && !r.starts_with('/') => Ok(HttpEndpoint {
-                url: url.to_string(),
-                headers: vec![],
-                transport: HttpTransport::Auto,
-            }),
+            Some(r) if !r.is_empty() && !r.starts_with('/') => {
+                record_url_secrets(url, &mut secrets);
+                Ok(HttpEndpoint {
+                    url: url.to_string(),
+                    headers: vec![],
+                    transport: HttpTransport::Auto,
+                    secrets,
+                })
+            }
             _ => Err(HeaderError {
                 message: format!(
                     "`{}` is not an http:// or https:// URL with a host",
-                    shown_url(url)
+                    shown_url(&secrets.shown(url))
                 ),
                 fix: "give the server's MCP endpoint, e.g. --url http://127.0.0.1:3001/mcp".into(),
             }),
@@ -159,13 +185,14 @@ impl HttpEndpoint {
                 fix: "header names are letters, digits and !#$%&'*+-.^_`|~".into(),
             });
         }
-        let value = expand(value.trim(), name, env)?;
+        let value = expand(value.trim(), name, env, &mut self.secrets)?;
         if value.bytes().any(|b| b == b'\r' || b == b'\n' || b == 0) {
             return Err(HeaderError {
                 message: format!("the value of header `{name}` contains a line break"),
                 fix: "remove line breaks from the value (or from the variable it reads)".into(),
             });
         }
+        self.secrets.add(&value, &format!("<{name} header>"));
         self.headers.push(Header {
             name: name.to_string(),
             value,
@@ -176,6 +203,7 @@ impl HttpEndpoint {
     /// Adds a header whose value is already final (from a config file,
     /// after [`expand`]).
     pub fn raw_header(&mut self, name: &str, value: String) {
+        self.secrets.add(&value, &format!("<{name} header>"));
         self.headers.push(Header {
             name: name.to_string(),
             value,
@@ -187,9 +215,9 @@ impl HttpEndpoint {
         self.headers.iter().map(|h| h.name.as_str()).collect()
     }
 
-    /// The URL without user info and query, for messages.
+    /// The URL without user info and query, as written, for messages.
     pub fn shown(&self) -> String {
-        shown_url(&self.url)
+        shown_url(&self.secrets.shown(&self.url))
     }
 }
 
@@ -211,6 +239,20 @@ impl fmt::Display for HttpEndpoint {
 
 fn is_tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// Records a URL's user info and query (secrets however they were given).
+fn record_url_secrets(url: &str, secrets: &mut Secrets) {
+    let cut = url.find(['?', '#']).unwrap_or(url.len());
+    if let Some(query) = url[cut..].strip_prefix('?') {
+        let query = query.split('#').next().unwrap_or("");
+        secrets.add(query, "…");
+    }
+    let rest = url[..cut].split_once("://").map_or(&url[..cut], |(_, r)| r);
+    let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+    if let Some((user, _)) = authority.rsplit_once('@') {
+        secrets.add(user, "…");
+    }
 }
 
 /// `url` without `user:pass@` and without `?query` / `#fragment`.
@@ -242,11 +284,25 @@ pub fn shown_url(url: &str) -> String {
 }
 
 /// Expands `${VAR}` in `value` from `env`; `$$` is a literal `$`. A missing
-/// variable is an error naming it (and the header), never the value.
+/// variable is an error naming it (and the header), never the value. Each
+/// variable's value is recorded in `secrets` (shown as `${VAR}`), and so is
+/// the whole expanded text (shown as `value`, as written).
 pub fn expand(
     value: &str,
     header: &str,
     env: &dyn Fn(&str) -> Option<String>,
+    secrets: &mut Secrets,
+) -> Result<String, HeaderError> {
+    let expanded = expand_text(value, header, env, secrets)?;
+    secrets.add_word(&expanded, value);
+    Ok(expanded)
+}
+
+fn expand_text(
+    value: &str,
+    header: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    secrets: &mut Secrets,
 ) -> Result<String, HeaderError> {
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
@@ -271,7 +327,10 @@ pub fn expand(
                 });
             }
             match env(var) {
-                Some(v) => out.push_str(&v),
+                Some(v) => {
+                    secrets.add(&v, &format!("${{{var}}}"));
+                    out.push_str(&v)
+                }
                 None => {
                     return Err(HeaderError {
                         message: format!("header `{header}` reads ${{{var}}}, which is not set"),
@@ -315,7 +374,10 @@ mod tests {
         );
         assert!(e.header("no colon", &env).is_err());
         assert!(e.header("Bad Name: x", &env).is_err());
-        assert_eq!(expand("a$$b$c", "h", &env).unwrap(), "a$b$c");
+        assert_eq!(
+            expand("a$$b$c", "h", &env, &mut Secrets::default()).unwrap(),
+            "a$b$c"
+        );
         assert!(HttpEndpoint::new("ftp://x").is_err());
         assert!(HttpEndpoint::new("http://").is_err());
     }

@@ -33,6 +33,11 @@
 //! [`session`] speaks MCP 2026-07-28 (`server/discover`) where the server
 //! does and 2025-11-25 (`initialize`) otherwise, over any [`link::Link`].
 //!
+//! Secrets (header values, anything `${VAR}` expanded to) never leave the
+//! driver: endpoints show words as written, and every link is wrapped in
+//! one redacting link ([`redact`], [`secret`]) that scrubs all the server
+//! says and every error.
+//!
 //! The child is always killed and reaped: on success, on every error, on
 //! timeout, and (on Unix) when the driving process is interrupted.
 
@@ -46,8 +51,10 @@ pub mod link;
 pub mod message;
 pub mod params;
 pub mod process;
+pub mod redact;
 pub mod replay;
 pub mod rpc;
+pub mod secret;
 pub mod session;
 #[cfg(unix)]
 mod signals;

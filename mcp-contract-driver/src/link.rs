@@ -3,7 +3,7 @@
 //! transport ([`crate::http`]). The session speaks MCP over a `Link` and
 //! never sees bytes, headers or processes.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -37,11 +37,26 @@ pub trait Link {
     fn pid(&mut self) -> Option<u32> {
         None
     }
-    /// The stdio connection, for requests in flight together (the
-    /// `server/discover` probe); `None` over HTTP, where each request is
-    /// its own exchange.
-    fn pipelined(&mut self) -> Option<&mut Connection> {
-        None
+    /// Can several requests be in flight together (the stdio connection,
+    /// for the `server/discover` probe)? Not over HTTP, where each request
+    /// is its own exchange.
+    fn pipelines(&mut self) -> bool {
+        false
+    }
+    /// Sends request `msg` without waiting for its answer (only where
+    /// [`Link::pipelines`]).
+    fn send_request(&mut self, _msg: &Value, method: &str) -> Result<(), DriverError> {
+        Err(self.fail(not_pipelined(method)))
+    }
+    /// Waits until `deadline` for the answer to any of the requests `ids`
+    /// (only where [`Link::pipelines`]); `None`: no answer by then.
+    fn wait_reply(
+        &mut self,
+        _ids: &[i64],
+        method: &str,
+        _deadline: Instant,
+    ) -> Result<Option<(i64, Reply)>, DriverError> {
+        Err(self.fail(not_pipelined(method)))
     }
     /// The longest wait for one reply.
     fn timeout(&self) -> Duration;
@@ -74,8 +89,21 @@ impl Link for Connection {
         Some(self.process_mut().id())
     }
 
-    fn pipelined(&mut self) -> Option<&mut Connection> {
-        Some(self)
+    fn pipelines(&mut self) -> bool {
+        true
+    }
+
+    fn send_request(&mut self, msg: &Value, method: &str) -> Result<(), DriverError> {
+        Connection::send_request(self, msg, method)
+    }
+
+    fn wait_reply(
+        &mut self,
+        ids: &[i64],
+        method: &str,
+        deadline: Instant,
+    ) -> Result<Option<(i64, Reply)>, DriverError> {
+        Connection::wait_reply(self, ids, method, deadline)
     }
 
     fn timeout(&self) -> Duration {
@@ -84,5 +112,12 @@ impl Link for Connection {
 
     fn close(self: Box<Self>) {
         Connection::close(*self)
+    }
+}
+
+fn not_pipelined(method: &str) -> ErrorKind {
+    ErrorKind::Protocol {
+        during: method.to_string(),
+        message: "this transport sends one request at a time".into(),
     }
 }

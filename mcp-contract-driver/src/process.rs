@@ -79,7 +79,7 @@ impl ServerProcess {
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn().map_err(|e| DriverError {
             kind: Box::new(ErrorKind::Spawn {
-                error: format!("`{}`: {e}", cmd.program),
+                error: format!("`{}`: {e}", cmd.shown_program()),
             }),
             command: cmd.to_string(),
             stderr_tail: String::new(),

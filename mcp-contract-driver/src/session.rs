@@ -155,14 +155,17 @@ pub struct Session {
     param_headers: std::collections::BTreeMap<String, Vec<(String, String)>>,
 }
 
+/// Opens a link to `endpoint`, always through the redacting link
+/// ([`crate::redact`]): nothing the server says reaches the session with an
+/// expanded secret in it.
 fn open(endpoint: &Endpoint, options: &Options) -> Result<Box<dyn Link>, DriverError> {
-    match endpoint {
+    crate::redact::wrap(endpoint.secrets(), || match endpoint {
         Endpoint::Command(cmd) => {
             let process = ServerProcess::spawn(cmd)?;
-            Ok(Box::new(Connection::new(process, options.timeout)))
+            Ok(Box::new(Connection::new(process, options.timeout)) as Box<dyn Link>)
         }
         Endpoint::Http(h) => crate::http::open(h, options.timeout, options.max_response),
-    }
+    })
 }
 
 fn client_info() -> Value {
@@ -188,7 +191,7 @@ impl Session {
             param_headers: Default::default(),
         };
         if options.protocol != Protocol::Handshake {
-            let negotiated = if options.protocol == Protocol::Auto && s.link.pipelined().is_some() {
+            let negotiated = if options.protocol == Protocol::Auto && s.link.pipelines() {
                 s.probe()
             } else {
                 s.discover()
@@ -239,7 +242,9 @@ impl Session {
                 let Endpoint::Http(h) = &endpoint else {
                     return Err(e);
                 };
-                let link = crate::http::open_legacy(h, options.timeout, options.max_response)?;
+                let link = crate::redact::wrap(&h.secrets, || {
+                    crate::http::open_legacy(h, options.timeout, options.max_response)
+                })?;
                 std::mem::replace(&mut s.link, link).close();
                 s.next_id = 1;
                 s.initialize()?;
@@ -272,17 +277,14 @@ impl Session {
         let timeout = self.link.timeout();
         let deadline = started + timeout;
         let (discover_id, msg) = self.discover_message();
-        let conn = self
-            .link
-            .pipelined()
-            .expect("probe() is only called on a pipelined link");
+        let conn = &mut self.link;
         conn.send_request(&msg, "server/discover")?;
         let probe_end = started + DISCOVER_PROBE.min(timeout);
         if let Some((_, reply)) = conn.wait_reply(&[discover_id], "server/discover", probe_end)? {
             return self.discover_answer(reply);
         }
         let (init_id, init) = self.initialize_message();
-        let conn = self.link.pipelined().expect("pipelined");
+        let conn = &mut self.link;
         conn.send_request(&init, "initialize")?;
         let Some((id, reply)) =
             conn.wait_reply(&[discover_id, init_id], "server/discover", deadline)?
@@ -294,14 +296,14 @@ impl Session {
                 // 2026-07-28; the `initialize` answer, if any, is skipped
                 return Ok(Ok(()));
             }
-            let conn = self.link.pipelined().expect("pipelined");
+            let conn = &mut self.link;
             match conn.wait_reply(&[init_id], "initialize", deadline)? {
                 Some((_, reply)) => reply,
                 None => return Err(self.timed_out("initialize", timeout)),
             }
         } else {
             let grace = (Instant::now() + DISCOVER_PROBE).min(deadline);
-            let conn = self.link.pipelined().expect("pipelined");
+            let conn = &mut self.link;
             if let Some((_, discovered)) =
                 conn.wait_reply(&[discover_id], "server/discover", grace)?
             {
