@@ -1,9 +1,10 @@
 //! Every failure that sets `check`'s exit status shows in every format, at
 //! its place: for each kind of failure (an unacknowledged change, a failing
 //! contract fixture, a stale record under `--strict`, a malformed record, a
-//! malformed fixture, a deleted lockfile, a lockfile its sources moved past),
-//! the exit status is the same in human, json, sarif, github, junit and
-//! markdown, and each says it failed and names the file.
+//! malformed fixture, a deleted lockfile, a lockfile its sources moved past,
+//! a rename whose alias narrows the old field), the exit status is the same
+//! in human, json, sarif, github, junit and markdown, and each says it
+//! failed and names the file.
 
 mod check_support;
 
@@ -61,6 +62,20 @@ fn cases() -> Vec<Case> {
     let moved = tiny_package("Echo the text.");
     moved.write("src/lib.rs", &tiny_lib("Echo the text.", "words"));
 
+    let narrowed = TestRepo::new();
+    narrowed.lock(json!([{"name": "get_order", "inputSchema": {
+        "type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}}]));
+    narrowed.commit("get_order by id");
+    narrowed.lock(json!([{"name": "get_order", "inputSchema": {
+        "type": "object",
+        "properties": {
+            "order_id": {"type": "integer"},
+            "id": {"type": "integer", "deprecated": true,
+                   "description": "Deprecated: renamed to `order_id`; send `order_id` instead."}
+        },
+        "anyOf": [{"required": ["order_id"]}, {"required": ["id"]}]}}]));
+    narrowed.write(RECORD, ORDER_RENAME);
+
     vec![
         Case {
             name: "unacknowledged change",
@@ -111,8 +126,25 @@ fn cases() -> Vec<Case> {
             code: 2,
             place: LOCK,
         },
+        Case {
+            name: "alias narrower than the renamed field",
+            repo: narrowed,
+            args: vec!["--against", "HEAD"],
+            code: 1,
+            place: LOCK,
+        },
     ]
 }
+
+const ORDER_RENAME: &str = r#"[[acknowledge]]
+tool = "get_order"
+rule = "input.property-removed"
+pointer = "/inputSchema/properties/id"
+subject = "id"
+reason = "id is now order_id"
+owner = "@orders"
+transition = { kind = "rename", from = "id", to = "order_id" }
+"#;
 
 /// Does `text`, in `format`, say the check failed?
 fn says_failed(format: &str, code: i32, run: &Run) -> Result<(), String> {

@@ -13,7 +13,12 @@
 //! [`remove_alias`]). Transitions already in the baseline's
 //! record were applied on both sides and are left alone; a schema that does
 //! not carry exactly what the build would have added is left alone too.
+//!
+//! The aliases taken out are handed back: a rename acknowledges that the
+//! name moved, not what the alias accepts, and the check compares each
+//! alias with the old field ([`mcp_contract::check::alias`]).
 
+use mcp_contract::check::alias::TakenAlias;
 use mcp_contract::migrations::{Entry, MigrationRecord, RenameTarget, Transition};
 use mcp_contract::Surface;
 use serde_json::{json, Value};
@@ -36,8 +41,10 @@ pub fn new_entries<'r>(
         .collect()
 }
 
-/// Takes the transitions of `entries` out of `surface` (see the module docs).
-pub fn unapply(surface: &mut Surface, entries: &[&Entry]) {
+/// Takes the transitions of `entries` out of `surface` (see the module
+/// docs); returns the aliases it took out.
+pub fn unapply(surface: &mut Surface, entries: &[&Entry]) -> Vec<TakenAlias> {
+    let mut taken = vec![];
     for entry in entries {
         let Some(tool) = surface.tools.get_mut(entry.selector.tool()) else {
             continue;
@@ -48,32 +55,44 @@ pub fn unapply(surface: &mut Surface, entries: &[&Entry]) {
                 from,
                 to,
                 ..
-            } => remove_alias(&mut tool.input_schema, from, to),
+            } => {
+                if let Some(schema) = remove_alias(&mut tool.input_schema, from, to) {
+                    taken.push(TakenAlias {
+                        tool: tool.name.clone(),
+                        from: from.clone(),
+                        to: to.clone(),
+                        schema,
+                    });
+                }
+            }
             Transition::Default { field, value } => {
                 remove_default(&mut tool.input_schema, field, value)
             }
             _ => {}
         }
     }
+    taken
 }
 
-fn remove_alias(schema: &mut Value, from: &str, to: &str) {
+/// Takes the alias `from` of `to` out of `schema`; returns its schema.
+fn remove_alias(schema: &mut Value, from: &str, to: &str) -> Option<Value> {
     let is_alias = schema
         .pointer(&format!("/properties/{}", escape(from)))
         .is_some_and(|p| p.get("deprecated") == Some(&Value::Bool(true)));
     if !is_alias {
-        return;
+        return None;
     }
-    if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        props.remove(from);
-    }
+    let alias = schema
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+        .and_then(|props| props.remove(from));
     // The `anyOf` of `required` goes; the new name stays optional: with the
     // alias a call may send either name, so the rename entry (its
     // `input.property-removed`) is all the change needs, and a required
     // field added under the new name is not a break of its own.
     let either = json!([{ "required": [to] }, { "required": [from] }]);
     let Some(m) = schema.as_object_mut() else {
-        return;
+        return alias;
     };
     if m.get("anyOf") == Some(&either) {
         m.remove("anyOf");
@@ -86,6 +105,7 @@ fn remove_alias(schema: &mut Value, from: &str, to: &str) {
             m.remove("allOf");
         }
     }
+    alias
 }
 
 fn remove_default(schema: &mut Value, field: &str, value: &Value) {

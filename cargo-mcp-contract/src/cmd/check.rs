@@ -229,7 +229,8 @@ fn gate(args: &Args, mut input: check::CheckInput) -> check::CheckOutcome {
     // them, before the build applied their transitions.
     let added =
         mcp_contract_build::unapply::new_entries(&input.record, input.baseline_record.as_ref());
-    mcp_contract_build::unapply::unapply(&mut input.candidate, &added);
+    // The aliases taken out are compared with the old fields they rename.
+    input.aliases = mcp_contract_build::unapply::unapply(&mut input.candidate, &added);
     let surfaces = (!args.no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
     let started = std::time::Instant::now();
     let mut outcome = check::run(input);
@@ -370,11 +371,19 @@ fn attach_witnesses(
     candidate: &mcp_contract::Surface,
     opts: &witness::Options,
 ) {
-    let mut changes: Vec<mcp_contract::Change> =
-        outcome.changes.iter().map(|g| g.change.clone()).collect();
-    witness::attach_changes(&mut changes, &baseline, candidate, opts);
-    for (g, c) in outcome.changes.iter_mut().zip(changes) {
-        g.change = c;
+    // A change at a renamed field's alias is witnessed on the surface it
+    // was found on (the alias in place), the others on the candidate.
+    let (at_alias, elsewhere): (Vec<usize>, Vec<usize>) =
+        (0..outcome.changes.len()).partition(|i| outcome.alias_changes.contains(i));
+    for (indices, new) in [(elsewhere, candidate), (at_alias, &outcome.alias_surface)] {
+        let mut changes: Vec<mcp_contract::Change> = indices
+            .iter()
+            .map(|&i| outcome.changes[i].change.clone())
+            .collect();
+        witness::attach_changes(&mut changes, &baseline, new, opts);
+        for (i, c) in indices.into_iter().zip(changes) {
+            outcome.changes[i].change = c;
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 //! decided by the caller; [`repo::prepare`] builds the input for the usual
 //! case of a lockfile in a git checkout.
 
+pub mod alias;
 pub mod lines;
 pub mod packages;
 pub mod repo;
@@ -33,6 +34,9 @@ pub struct CheckInput {
     pub candidate: Surface,
     /// The migration record of the candidate.
     pub record: MigrationRecord,
+    /// Aliases of new rename entries that were taken out of `candidate`
+    /// (the build step added them); each must accept what the old field did.
+    pub aliases: Vec<alias::TakenAlias>,
     /// Problems found while parsing the record.
     pub record_problems: Vec<Problem>,
     /// The record at the baseline: its entries acknowledged changes that
@@ -102,6 +106,10 @@ pub struct CheckOutcome {
     pub fail_on: Severity,
     /// The record the changes were matched against.
     pub record: MigrationRecord,
+    /// Indices into `changes` of the changes found at renamed fields'
+    /// aliases, and the surface they were found on (see [`alias`]).
+    pub alias_changes: Vec<usize>,
+    pub alias_surface: Surface,
 }
 
 impl CheckOutcome {
@@ -162,6 +170,14 @@ pub fn run(input: CheckInput) -> CheckOutcome {
             &input.candidate,
         ));
     }
+    let found = alias::changes(
+        input.baseline.as_ref(),
+        &input.candidate,
+        &input.aliases,
+        &changes,
+    );
+    let alias_changes: Vec<usize> = (changes.len()..changes.len() + found.changes.len()).collect();
+    changes.extend(found.changes);
     let all = changes.clone();
     // An entry already in the baseline's record acknowledged a change that
     // has landed: it acknowledges nothing in this diff (else it would wave
@@ -288,5 +304,7 @@ pub fn run(input: CheckInput) -> CheckOutcome {
         problems,
         fail_on: input.fail_on,
         record: input.record,
+        alias_changes,
+        alias_surface: found.surface,
     }
 }

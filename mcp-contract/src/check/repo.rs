@@ -148,6 +148,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
         candidate,
         record,
         record_problems,
+        aliases: vec![],
         baseline_record,
         history,
         fail_on: opts.fail_on,
