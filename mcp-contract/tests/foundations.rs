@@ -611,3 +611,28 @@ fn a_name_an_open_branch_took_with_any_value_declared_at_the_node() {
         )]
     );
 }
+
+/// Property names are strings: `propertyNames: {"type": "string"}` added
+/// restricts nothing (a real release of a published server did this).
+#[test]
+fn property_names_typed_as_strings_restrict_nothing() {
+    let doc = |names: Option<Value>| {
+        let mut d = json!({"type": "object", "properties": {"schema": {"type": "object"}}});
+        if let Some(n) = names {
+            d["properties"]["schema"]["propertyNames"] = n;
+        }
+        d
+    };
+    assert_eq!(
+        breaking_in(doc(None), doc(Some(json!({"type": "string"})))),
+        vec![]
+    );
+    assert_eq!(
+        breaking_in(
+            doc(None),
+            doc(Some(json!({"type": ["string", "null"], "maxLength": 3})))
+        )
+        .len(),
+        1
+    );
+}

@@ -155,3 +155,54 @@ fn each_output_field_no_longer_required_has_its_own_witness() {
         assert!(w.value.get(other).is_some(), "{w:?}");
     }
 }
+
+/// Two required members of a closed object removed together: every call
+/// the old schema takes sends both, and the new schema's one complaint
+/// names both. Each removal's witness is that complaint (a published
+/// browser automation server did this between two releases).
+#[test]
+fn members_removed_together_from_a_closed_object_each_have_a_witness() {
+    let tool = |props: Value, required: Value| {
+        mcp_contract::load::surface_from_value(
+            &json!([{"name": "drag", "inputSchema": {"type": "object",
+                "properties": props, "required": required, "additionalProperties": false}}]),
+            "test",
+        )
+        .unwrap()
+    };
+    let old = tool(
+        json!({"startRef": {"type": "string"}, "endRef": {"type": "string"}, "element": {"type": "string"}}),
+        json!(["startRef", "endRef", "element"]),
+    );
+    let new = tool(json!({"element": {"type": "string"}}), json!(["element"]));
+    let mut changes = diff_surfaces(&old, &new).changes;
+    proven(&mut changes, &old, &new);
+    for field in ["startRef", "endRef"] {
+        let w = removal_witness(&changes, field);
+        assert_eq!(w.kind, WitnessKind::Rejected, "{w:?}");
+        assert!(w.detail.contains(&format!("'{field}'")), "{w:?}");
+    }
+}
+
+/// Prompts, resources and templates are judged from the listing: a
+/// removal is its own proof, never "unproven" for want of a tool.
+#[test]
+fn a_removed_prompt_or_resource_is_proven_by_the_listing() {
+    let old = mcp_contract::load::surface_from_value(
+        &json!({"tools": [], "prompts": [{"name": "greet"}],
+            "resources": [{"uri": "file:///a", "name": "a"}]}),
+        "test",
+    )
+    .unwrap();
+    let new = mcp_contract::load::surface_from_value(&json!({"tools": []}), "test").unwrap();
+    let mut changes = diff_surfaces(&old, &new).changes;
+    proven(&mut changes, &old, &new);
+    let removed: Vec<&Change> = changes
+        .iter()
+        .filter(|c| c.severity == Severity::Breaking)
+        .collect();
+    assert!(removed.len() >= 2, "{changes:#?}");
+    for c in removed {
+        assert_eq!(c.proof, Some(Proof::ByConstruction), "{c:?}");
+    }
+}

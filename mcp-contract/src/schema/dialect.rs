@@ -13,6 +13,8 @@
 //!   `if` in draft-06, `dependentRequired` and `unevaluated*` in draft-07,
 //!   …) are unknown to the declared one: its validators ignore them, and
 //!   so does the comparator;
+//! - `type` inside `propertyNames` admitting strings is dropped (every
+//!   name is a string);
 //! - draft-04: `integer` is a number written without a fraction (`2.0` is
 //!   not one), read as [`LEXICAL_INTEGER`];
 //! - draft-04: `id` becomes `$id` (or `$anchor` for `#name`); its boolean
@@ -275,6 +277,16 @@ impl Walk {
             self.dependencies(m, ptr);
         }
         self.numbers(m);
+        // every property name is a string: `type` admitting strings says
+        // nothing of names
+        if let Some(Value::Object(names)) = m.get_mut("propertyNames") {
+            let strings = super::types::TypeSet::from_keyword(names.get("type"))
+                .contains(super::types::TypeSet::STRING);
+            if names.contains_key("type") && strings {
+                names.remove("type");
+                self.changed = true;
+            }
+        }
         if !self.keep_true {
             self.required_declares(m, declared);
         }

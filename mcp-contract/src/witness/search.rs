@@ -215,6 +215,15 @@ fn prove(
     if rule.starts_with("annotations.") {
         return hint_witness(old, new);
     }
+    // prompts, resources, templates and the server's own section are
+    // judged from the listing alone (a name gone, an argument now
+    // required, a capability dropped): the listing is the proof
+    if ["prompt.", "resource.", "template.", "server."]
+        .iter()
+        .any(|ns| rule.starts_with(ns))
+    {
+        return (None, Proof::ByConstruction);
+    }
     let (Some(old), Some(new)) = (old, new) else {
         return unproven("the tool is missing on one side");
     };
@@ -1278,11 +1287,13 @@ impl Search<'_> {
                 m.remove(name);
             }
             // (or, when the complaint is a whole alternative's, the declaration put back lets it pass)
-            let detail = vanished(vo, inst, &without).or_else(|| {
-                self.undone()
-                    .filter(|u| u.is_valid(inst))
-                    .and_then(|_| vo.iter_errors(inst).next().map(|e| error_detail(&e)))
-            })?;
+            let detail = vanished(vo, inst, &without)
+                .or_else(|| unexpected_member(vo, inst, at, name))
+                .or_else(|| {
+                    self.undone()
+                        .filter(|u| u.is_valid(inst))
+                        .and_then(|_| vo.iter_errors(inst).next().map(|e| error_detail(&e)))
+                })?;
             Some(Hit {
                 inst: inst.clone(),
                 at: at.to_vec(),
@@ -1655,6 +1666,24 @@ fn make_uniform(v: &mut Value, at: &[String]) -> bool {
 
 /// The first complaint of `v` about `before` that `after` no longer
 /// draws (same keyword, same place): the one the difference explains.
+/// The new side's complaint that names `name` among the members a closed
+/// object did not expect (one complaint for all of them: removing one
+/// member leaves it standing, naming the others).
+fn unexpected_member(v: &Validator, inst: &Value, at: &[String], name: &str) -> Option<String> {
+    let here = to_pointer(at);
+    v.iter_errors(inst)
+        .take(32)
+        .find(|e| {
+            e.instance_path().as_str() == here
+                && matches!(
+                    e.kind(),
+                    jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected }
+                        if unexpected.iter().any(|u| u == name)
+                )
+        })
+        .map(|e| error_detail(&e))
+}
+
 fn vanished(v: &Validator, before: &Value, after: &Value) -> Option<String> {
     let key = |e: &jsonschema::ValidationError<'_>| {
         (
