@@ -151,21 +151,6 @@ pub(crate) fn compare_schemas(
     let old = crate::schema::dialect::normalize(old);
     let new = crate::schema::dialect::normalize(new);
     let switch = super::resolution::dialect_switch(&old.dialect, &new.dialect, dir, tool, prefix);
-    // a side whose references loop in place means nothing to compare with
-    let unguarded = [("old", &old.doc), ("new", &new.doc)]
-        .into_iter()
-        .find_map(|(side, doc)| Some((side, crate::schema::recursion::unguarded_reference(doc)?)));
-    if let Some((side, at)) = unguarded {
-        let mut cx = Cx::new(&old.doc, &new.doc, dir, tool);
-        cx.not_compared(
-            &format!("{prefix}{at}"),
-            format!(
-                "the {side} schema's {}",
-                UNGUARDED.trim_start_matches("its ")
-            ),
-        );
-        return cx.out.into_iter().chain(switch).collect();
-    }
     let mut out = compare_documents(&old.doc, &new.doc, dir, tool, prefix);
     out.extend(switch);
     out
@@ -189,6 +174,22 @@ fn compare_documents(
     // per schema pair would cost more than most comparisons.
     let deep = |v: &Value| crate::schema::refs::expands_deeper_than(v, SHALLOW);
     if deep(old) || deep(new) {
+        // (only a recursive document can loop in place) a side whose
+        // references loop in place means nothing to compare with
+        let unguarded = [("old", old), ("new", new)]
+            .into_iter()
+            .find_map(|(side, doc)| {
+                Some((side, crate::schema::recursion::unguarded_reference(doc)?))
+            });
+        if let Some((side, at)) = unguarded {
+            let mut cx = Cx::new(old, new, dir, tool);
+            let why = format!(
+                "the {side} schema's {}",
+                UNGUARDED.trim_start_matches("its ")
+            );
+            cx.not_compared(&format!("{prefix}{at}"), why);
+            return cx.out;
+        }
         return std::thread::scope(|s| {
             std::thread::Builder::new()
                 .name("mcp-contract-diff".into())

@@ -30,39 +30,71 @@ const DESCENDING_ONE: [&str; 7] = [
 /// the backstop).
 const MAX_NODES: usize = 1 << 20;
 
+/// One step from a node to a child: a keyword, a name or an index.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// Where a node was found: its parent's index and the steps from there
+/// (pointers are written only for the reference reported).
+type Found<'a> = (usize, [Option<Step<'a>>; 2]);
+
 /// The pointer of a reference that closes a cycle of schemas applied in
 /// place, if the document has one reachable from its root.
 pub fn unguarded_reference(doc: &Value) -> Option<String> {
+    // (no reference, no cycle: most documents stop here)
+    if !super::refs::reaches_reference(doc, usize::MAX) {
+        return None;
+    }
     let id = |v: &Value| v as *const Value as usize;
-    // every node reachable from the root, with the pointer it was found at
-    let mut nodes: Vec<(&Value, String)> = vec![(doc, String::new())];
+    // every node reachable from the root, with where it was found
+    let mut nodes: Vec<(&Value, Found<'_>)> = vec![(doc, (usize::MAX, [None, None]))];
     let mut index: HashMap<usize, usize> = HashMap::from([(id(doc), 0)]);
-    let mut edges: Vec<Vec<(usize, String)>> = vec![];
+    // in-place edges: (target, site: the node and step of the edge)
+    let mut edges: Vec<Vec<(usize, Found<'_>)>> = vec![];
     let mut i = 0;
     while i < nodes.len() {
         if nodes.len() > MAX_NODES {
             return None;
         }
-        let (v, p) = (nodes[i].0, nodes[i].1.clone());
+        let v = nodes[i].0;
         let mut in_place = vec![];
-        for (child, at, here) in children(doc, v, &p) {
+        for (child, steps, here) in children(doc, v) {
+            let site = (i, steps);
             let j = *index.entry(id(child)).or_insert_with(|| {
-                nodes.push((child, at.clone()));
+                nodes.push((child, site));
                 nodes.len() - 1
             });
             if here {
-                in_place.push((j, at));
+                in_place.push((j, site));
             }
         }
         edges.push(in_place);
         i += 1;
     }
-    first_cycle(&edges)
+    let (node, steps) = first_cycle(&edges)?;
+    let mut tokens: Vec<String> = steps.iter().rev().flatten().map(token).collect();
+    let mut at = node;
+    while at != usize::MAX {
+        let (parent, steps) = nodes[at].1;
+        tokens.extend(steps.iter().rev().flatten().map(token));
+        at = parent;
+    }
+    Some(tokens.iter().rev().map(|t| format!("/{t}")).collect())
+}
+
+fn token(s: &Step<'_>) -> String {
+    match s {
+        Step::Key(k) => crate::lockfile::escape_pointer(k),
+        Step::Index(i) => i.to_string(),
+    }
 }
 
 /// Depth-first over in-place edges (iteratively: the document controls
 /// the depth); the site of the first edge back to a node on the path.
-fn first_cycle(edges: &[Vec<(usize, String)>]) -> Option<String> {
+fn first_cycle<'a>(edges: &[Vec<(usize, Found<'a>)>]) -> Option<Found<'a>> {
     // 0: not seen, 1: on the path, 2: done
     let mut color = vec![0u8; edges.len()];
     for start in 0..edges.len() {
@@ -80,7 +112,7 @@ fn first_cycle(edges: &[Vec<(usize, String)>]) -> Option<String> {
             };
             *next += 1;
             match color[*t] {
-                1 => return Some(site.clone()),
+                1 => return Some(*site),
                 0 => {
                     color[*t] = 1;
                     path.push((*t, 0));
@@ -92,41 +124,40 @@ fn first_cycle(edges: &[Vec<(usize, String)>]) -> Option<String> {
     None
 }
 
-/// A node's subschemas: (schema, pointer, applied in place). A reference
-/// counts as an in-place child at the reference's own pointer.
-fn children<'a>(doc: &'a Value, v: &'a Value, p: &str) -> Vec<(&'a Value, String, bool)> {
+/// A node's subschemas: (schema, steps to it, applied in place). A
+/// reference counts as an in-place child found at the reference keyword.
+fn children<'a>(doc: &'a Value, v: &'a Value) -> Vec<(&'a Value, [Option<Step<'a>>; 2], bool)> {
     let Value::Object(m) = v else { return vec![] };
     let mut out = vec![];
-    let at = |k: &str| format!("{p}/{}", crate::lockfile::escape_pointer(k));
     for kw in REFERENCE_KEYWORDS {
         if let Some(target) = m
             .get(kw)
             .and_then(Value::as_str)
             .and_then(|r| resolve(doc, r))
         {
-            out.push((target, at(kw), true));
+            out.push((target, [Some(Step::Key(kw)), None], true));
         }
     }
     for (k, child) in m {
-        let k = k.as_str();
-        let here =
-            IN_PLACE_LISTS.contains(&k) || IN_PLACE_ONE.contains(&k) || k == "dependentSchemas";
+        let key = k.as_str();
+        let here = IN_PLACE_LISTS.contains(&key)
+            || IN_PLACE_ONE.contains(&key)
+            || key == "dependentSchemas";
         match child {
-            Value::Array(a) if IN_PLACE_LISTS.contains(&k) || k == "prefixItems" => {
+            Value::Array(a) if IN_PLACE_LISTS.contains(&key) || key == "prefixItems" => {
                 for (i, x) in a.iter().enumerate() {
-                    out.push((x, format!("{}/{i}", at(k)), here));
+                    out.push((x, [Some(Step::Key(key)), Some(Step::Index(i))], here));
                 }
             }
             Value::Object(named)
-                if ["properties", "patternProperties", "dependentSchemas"].contains(&k) =>
+                if ["properties", "patternProperties", "dependentSchemas"].contains(&key) =>
             {
                 for (name, x) in named {
-                    let ptr = format!("{}/{}", at(k), crate::lockfile::escape_pointer(name));
-                    out.push((x, ptr, here));
+                    out.push((x, [Some(Step::Key(key)), Some(Step::Key(name))], here));
                 }
             }
-            _ if IN_PLACE_ONE.contains(&k) || DESCENDING_ONE.contains(&k) => {
-                out.push((child, at(k), here));
+            _ if IN_PLACE_ONE.contains(&key) || DESCENDING_ONE.contains(&key) => {
+                out.push((child, [Some(Step::Key(key)), None], here));
             }
             _ => {}
         }
