@@ -141,6 +141,12 @@ struct Question {
     sup: Value,
     /// The suite's answer: is `sub` contained in `sup`?
     contained: bool,
+    /// A keyword the declared draft does not define, used by either schema:
+    /// that draft's validators ignore it (python-jsonschema's
+    /// `Draft4Validator` accepts `"x"` under `{"const": [1]}`), and so does
+    /// the comparator, while the label reads it as a later draft would. Such
+    /// questions are counted apart, not in the agreement.
+    foreign: Option<&'static str>,
 }
 
 impl Question {
@@ -445,9 +451,60 @@ fn collect_draft(
                     sub: sub.clone(),
                     sup: sup.clone(),
                     contained,
+                    foreign: if dialect == Draft::Draft4 {
+                        foreign_keyword(sub, None).or_else(|| foreign_keyword(sup, None))
+                    } else {
+                        None
+                    },
                 });
             }
         }
+    }
+}
+
+/// Keywords later drafts brought that draft-04 does not define.
+const AFTER_DRAFT4: [&str; 15] = [
+    "const",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "prefixItems",
+    "minContains",
+    "maxContains",
+    "$defs",
+    "$anchor",
+];
+
+/// The first keyword of [`AFTER_DRAFT4`] a schema uses (names under
+/// `properties` and the like are names, and data is data).
+fn foreign_keyword(v: &Value, parent: Option<&str>) -> Option<&'static str> {
+    const NAMES: [&str; 4] = [
+        "properties",
+        "patternProperties",
+        "definitions",
+        "dependencies",
+    ];
+    const DATA: [&str; 4] = ["enum", "const", "default", "examples"];
+    match v {
+        Value::Object(m) if parent.is_some_and(|p| NAMES.contains(&p)) => {
+            m.values().find_map(|x| foreign_keyword(x, None))
+        }
+        Value::Object(m) => {
+            if let Some(k) = AFTER_DRAFT4.iter().find(|k| m.contains_key(**k)) {
+                return Some(k);
+            }
+            m.iter()
+                .filter(|(k, _)| !DATA.contains(&k.as_str()))
+                .find_map(|(k, x)| foreign_keyword(x, Some(k)))
+        }
+        Value::Array(a) => a.iter().find_map(|x| foreign_keyword(x, None)),
+        _ => None,
     }
 }
 
@@ -717,13 +774,20 @@ fn report(out: &mut String, qs: &[Question], os: &[[Outcome; 2]], opt: &Options)
         let mut overall = [Tally::default(); 2];
         let mut required = [Tally::default(); 2];
         let mut optional = [Tally::default(); 2];
+        let mut foreign = [Tally::default(); 2];
+        let mut foreign_kw: BTreeMap<&str, usize> = BTreeMap::new();
         for &i in &idx {
+            if let Some(k) = qs[i].foreign {
+                *foreign_kw.entry(k).or_default() += 1;
+            }
             for (k, d) in Direction::BOTH.into_iter().enumerate() {
                 let q = &qs[i];
                 let o = &os[i][k];
                 rows.entry((q.row_label(), d)).or_default().add(q, o);
                 overall[k].add(q, o);
-                if q.optional {
+                if q.foreign.is_some() {
+                    foreign[k].add(q, o)
+                } else if q.optional {
                     optional[k].add(q, o)
                 } else {
                     required[k].add(q, o)
@@ -738,6 +802,7 @@ fn report(out: &mut String, qs: &[Question], os: &[[Outcome; 2]], opt: &Options)
             ("TOTAL", &overall),
             ("TOTAL outside optional", &required),
             ("TOTAL optional only", &optional),
+            ("TOTAL foreign keyword", &foreign),
         ] {
             for (k, d) in Direction::BOTH.into_iter().enumerate() {
                 let _ = writeln!(out, "{}", t[k].row(label, d.as_str()));
@@ -745,6 +810,12 @@ fn report(out: &mut String, qs: &[Question], os: &[[Outcome; 2]], opt: &Options)
             let mut both = t[0];
             both.merge(&t[1]);
             let _ = writeln!(out, "{}", both.row(label, "both"));
+        }
+        if !foreign_kw.is_empty() {
+            let _ = writeln!(
+                out,
+                "(foreign keyword: questions using a keyword {draft} does not define, which its validators ignore and the label does not; apart from the other totals: {foreign_kw:?})"
+            );
         }
         let _ = writeln!(out);
     }
