@@ -206,3 +206,38 @@ fn a_removed_prompt_or_resource_is_proven_by_the_listing() {
         assert_eq!(c.proof, Some(Proof::ByConstruction), "{c:?}");
     }
 }
+
+/// Two object alternatives removed from a list's items: each removal's
+/// witness is a value of that alternative, not of its sibling (a published
+/// scraping server's `formats` lost `{"type": "json"}` and
+/// `{"type": "screenshot"}` together).
+#[test]
+fn a_removed_alternative_is_witnessed_by_its_own_value() {
+    let variant = |tag: &str| {
+        json!({"type": "object", "properties": {"type": {"const": tag}},
+            "required": ["type"], "additionalProperties": false})
+    };
+    let tool = |items: Value| {
+        mcp_contract::load::surface_from_value(
+            &json!([{"name": "scrape", "inputSchema": {"type": "object",
+                "properties": {"formats": {"type": "array", "items": items}}}}]),
+            "test",
+        )
+        .unwrap()
+    };
+    let old = tool(json!({"anyOf": [{"type": "string"}, variant("json"), variant("screenshot")]}));
+    let new = tool(json!({"type": "string"}));
+    let mut changes = diff_surfaces(&old, &new).changes;
+    proven(&mut changes, &old, &new);
+    for (i, tag) in [(1, "json"), (2, "screenshot")] {
+        let c = changes
+            .iter()
+            .find(|c| {
+                c.rule == "input.variant-removed" && c.pointer.ends_with(&format!("/anyOf/{i}"))
+            })
+            .unwrap_or_else(|| panic!("no removal of branch {i}: {changes:#?}"));
+        assert_eq!(c.proof, Some(Proof::Proven), "{c:?}");
+        let w = c.witness.as_ref().unwrap();
+        assert_eq!(w.value["formats"][0]["type"], json!(tag), "{w:?}");
+    }
+}

@@ -277,6 +277,7 @@ fn prove(
         deadline: opts.deadline,
         overlap: rule.ends_with(".variant-overlap")
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
+        own_branch: rule == "input.variant-removed" || rule == "output.variant-added",
         undone: std::cell::OnceCell::new(),
         ints: std::cell::OnceCell::new(),
         // (a schema made up here, for an absent one, has no lasting place)
@@ -709,6 +710,10 @@ struct Search<'a> {
     deadline: Option<Instant>,
     /// The verdict is about overlapping `oneOf` branches.
     overlap: bool,
+    /// The verdict is about one alternative the source side has and the
+    /// other lacks (a removed input branch, an added output one): a witness
+    /// must be a value of that very branch, not of a sibling.
+    own_branch: bool,
     /// The other side with only this change undone (compiled on first use):
     /// an instance it accepts is rejected because of this change.
     undone: std::cell::OnceCell<Option<Validator>>,
@@ -1068,6 +1073,17 @@ impl Search<'_> {
         self.strict().0.unwrap_or(self.src().1).is_valid(inst)
     }
 
+    /// Is the value at `at` one of the changed branch's own (as far as the
+    /// engine's own reading decides; undecided counts as yes)?
+    fn in_own_branch(&self, inst: &Value, at: &[String]) -> bool {
+        let (src_root, _) = self.src();
+        let branch = src_root.pointer(&to_pointer(&self.pointer_tail));
+        match (branch, pointer(inst, at)) {
+            (Some(b), Some(v)) => crate::schema::accepts::accepts(src_root, b, v) != Some(false),
+            _ => true,
+        }
+    }
+
     /// Does the other side accept `inst`, as serde reads it (integer widths enforced)?
     fn other_accepts(&self, inst: &Value) -> bool {
         self.strict().1.unwrap_or(self.other().1).is_valid(inst)
@@ -1080,6 +1096,9 @@ impl Search<'_> {
     fn check(&self, inst: &Value, at: &[String], ints: &Option<IntWidths>) -> Option<Hit> {
         let (_, vo) = self.other();
         if !self.src_accepts(inst) {
+            return None;
+        }
+        if self.own_branch && !self.in_own_branch(inst, at) {
             return None;
         }
         if self.site.keyword.as_deref() == Some("property-removed") {
