@@ -91,10 +91,27 @@ fn say(msg: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{msg}");
 }
 
+/// Packages installed beside a release, at the versions it shipped with:
+/// a fresh install of an old release resolves its ranges to what is newest
+/// today, and zod 4 (from mid 2025) makes the filesystem server's converter
+/// publish every `inputSchema` as a bare `{"$schema": ...}`, which clients
+/// (and `snapshot`) refuse.
+fn shipped_with(package: &str, version: &str) -> &'static [&'static str] {
+    match (package, version) {
+        ("@modelcontextprotocol/server-filesystem", "2025.8.21") => &["zod@3.25.76"],
+        _ => &[],
+    }
+}
+
 /// Installs `package@version` (once) and returns its executable `bin`.
 fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, Missing> {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-cache");
-    let root = cache.join(format!("{}@{version}", package.replace('/', "+")));
+    let pins = shipped_with(package, version);
+    let root = cache.join(format!(
+        "{}@{version}{}",
+        package.replace('/', "+"),
+        pins.iter().map(|p| format!("+{p}")).collect::<String>()
+    ));
     let exe = root.join("node_modules/.bin").join(bin);
     if exe.exists() {
         return Ok(exe);
@@ -127,6 +144,7 @@ fn npm_server(package: &str, version: &str, bin: &str) -> Result<PathBuf, Missin
         ])
         .arg(&staging)
         .arg(format!("{package}@{version}"))
+        .args(pins)
         .output()
         .map_err(|e| Missing::Broken(format!("cannot run npm: {e}")))?;
     if !out.status.success() {
