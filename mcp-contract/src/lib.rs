@@ -60,6 +60,8 @@ pub mod segments;
 #[cfg(feature = "gate")]
 pub mod selftest;
 pub mod suggest;
+#[cfg(feature = "gate")]
+pub mod usage;
 pub mod witness;
 
 #[doc(hidden)]

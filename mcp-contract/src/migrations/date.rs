@@ -51,6 +51,23 @@ impl Date {
         Date::from_unix_days((secs / 86_400) as i64)
     }
 
+    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil); the
+    /// inverse of [`Date::from_unix_days`].
+    pub fn to_unix_days(self) -> i64 {
+        let y = i64::from(self.year) - i64::from(self.month <= 2);
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let m = i64::from(self.month);
+        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(self.day) - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
+    /// The date `n` days later (earlier for a negative `n`).
+    pub fn plus_days(self, n: i64) -> Date {
+        Date::from_unix_days(self.to_unix_days() + n)
+    }
+
     /// The date `days` days after 1970-01-01 (Howard Hinnant's civil_from_days).
     pub fn from_unix_days(days: i64) -> Date {
         let z = days + 719_468;
@@ -102,5 +119,12 @@ mod tests {
         assert_eq!(Date::from_unix_days(19_782).to_string(), "2024-02-29");
         assert_eq!(Date::from_unix_days(10_957).to_string(), "2000-01-01");
         assert!(Date::today() > Date::new(2024, 1, 1).unwrap());
+        for d in [0, 59, 60, 10_957, 19_782, 20_425, -1] {
+            assert_eq!(Date::from_unix_days(d).to_unix_days(), d);
+        }
+        assert_eq!(
+            Date::parse("2024-02-28").unwrap().plus_days(1).to_string(),
+            "2024-02-29"
+        );
     }
 }
