@@ -16,6 +16,12 @@ fn readme_is_the_example() {
             .find("### The `#[mcp_contract::tool]` form")
             .expect("the section's second part");
     let section = &readme[start..end];
+    let manifest = std::fs::read_to_string(root.join("../../Cargo.toml")).unwrap();
+    let repository = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("repository = \""))
+        .and_then(|r| r.strip_suffix('"'))
+        .expect("the workspace's repository");
     let mut sources = String::new();
     for f in ["Cargo.toml", "build.rs", "src/lib.rs", "src/main.rs"] {
         sources.push_str(&std::fs::read_to_string(root.join(f)).unwrap());
@@ -37,9 +43,19 @@ fn readme_is_the_example() {
         {
             continue;
         }
-        // A dependency line may say `version = ...` where the example says `workspace = true`.
+        // A dependency line may say `version = ...` (or, until publication,
+        // `git = ...`) where the example says `workspace = true`.
         if let Some((dep, _)) = t.split_once(" = ") {
-            if t.contains("version = ") || t.starts_with(&format!("{dep} = \"")) {
+            if t.contains("version = ")
+                || t.contains("git = ")
+                || t.starts_with(&format!("{dep} = \""))
+            {
+                if let Some(at) = t.find("git = ") {
+                    assert!(
+                        t[at..].starts_with(&format!("git = \"{repository}\"")),
+                        "README dependency `{dep}` names another repository than the workspace's {repository}"
+                    );
+                }
                 assert!(
                     source_lines
                         .iter()
