@@ -45,6 +45,8 @@ enum Command {
     Explain(cmd::rules::ExplainArgs),
     /// Mutate a copy of the contract the way careless changes would and show the gate catches each
     Selftest(cmd::selftest::Args),
+    /// Show who still takes each old path, from usage evidence (or import it from Prometheus text)
+    Usage(cmd::usage::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Command::Rules(a) => cmd::rules::list(a),
         Command::Explain(a) => cmd::rules::explain(a),
         Command::Selftest(a) => cmd::selftest::run(a),
+        Command::Usage(a) => cmd::usage::run(a),
     };
     ExitCode::from(code)
 }

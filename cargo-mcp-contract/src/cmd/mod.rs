@@ -11,4 +11,5 @@ pub mod rules;
 pub mod selftest;
 pub mod snapshot;
 pub mod staged;
+pub mod usage;
 pub mod verify;
