@@ -82,5 +82,8 @@ fn main() -> ExitCode {
         Command::Selftest(a) => cmd::selftest::run(a),
         Command::Usage(a) => cmd::usage::run(a),
     };
+    // what is still buffered, under the same rules as every print (a closed
+    // pipe is quiet, another write error exits 2)
+    output::flush_stdout();
     ExitCode::from(code)
 }

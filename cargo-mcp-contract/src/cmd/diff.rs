@@ -39,11 +39,11 @@ pub fn run(args: Args) -> u8 {
         witness::attach(&mut report, &old, &new, &opts);
     }
     match args.format {
-        Format::Human => print!(
+        Format::Human => output::out!(
             "{}",
             report::render_human(&report, output::use_color(args.color))
         ),
-        Format::Json => print!("{}", report::render_json(&report)),
+        Format::Json => output::out!("{}", report::render_json(&report)),
     }
     // the process ends here: freeing two whole surfaces node by node would
     // cost a tenth of the run (measured on 1,000 tools)

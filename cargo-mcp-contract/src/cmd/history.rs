@@ -72,6 +72,6 @@ pub fn run(args: Args) -> u8 {
         Format::Human => report::history::render_human(&h, &record, args.tool.as_deref()),
         Format::Json => report::history::render_json(&h, &record, args.tool.as_deref()),
     };
-    print!("{text}");
+    output::out!("{text}");
     output::OK
 }

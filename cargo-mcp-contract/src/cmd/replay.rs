@@ -51,16 +51,16 @@ pub fn run(args: Args) -> u8 {
     for entry in &report.entries {
         let file = entry.file.display();
         match &entry.status {
-            Status::Passed => println!("ok    {} {file}", entry.tool),
-            Status::Skipped(why) => println!("skip  {} {file}: {why}", entry.tool),
+            Status::Passed => output::outln!("ok    {} {file}", entry.tool),
+            Status::Skipped(why) => output::outln!("skip  {} {file}: {why}", entry.tool),
             Status::Failed(mismatches) => {
                 for m in mismatches {
-                    println!("FAIL  {} {file}: {m}", entry.tool);
+                    output::outln!("FAIL  {} {file}: {m}", entry.tool);
                 }
             }
         }
     }
-    println!(
+    output::outln!(
         "replay: {} passed, {} failed, {} skipped",
         report.passed(),
         report.failed(),

@@ -26,12 +26,12 @@ pub fn list(args: ListArgs) -> u8 {
                     "explanation": r.explanation, "example": r.example, "fix": r.fix})
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        output::outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return output::OK;
     }
     let width = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
     for r in RULES {
-        println!("{:width$}  {:10}  {}", r.id, r.severity.as_str(), r.summary);
+        output::outln!("{:width$}  {:10}  {}", r.id, r.severity.as_str(), r.summary);
     }
     output::OK
 }
@@ -47,7 +47,7 @@ pub fn explain(args: ExplainArgs) -> u8 {
         }
         return output::ERROR;
     };
-    println!(
+    output::outln!(
         "{} ({})\n\n{}\n\n{}\n\nExample: {}\nFix: {}",
         r.id,
         r.severity,

@@ -107,7 +107,7 @@ pub fn run(args: Args) -> u8 {
             }
         }
     }
-    print!("{}", selftest::render(&rows, unmutated_passes));
+    output::out!("{}", selftest::render(&rows, unmutated_passes));
     if selftest::all_caught(&rows, unmutated_passes) {
         output::OK
     } else {

@@ -37,7 +37,7 @@ pub fn run(args: Args) -> u8 {
     };
     let text = lockfile::render(&surface);
     if args.output.as_os_str() == "-" {
-        print!("{text}");
+        output::out!("{text}");
         return output::OK;
     }
     match lockfile::write_if_changed(&args.output, &text) {

@@ -91,11 +91,11 @@ fn show(args: &Args) -> u8 {
         Err(e) => return output::input_error(&e),
     };
     match args.format {
-        Format::Json => println!(
+        Format::Json => output::outln!(
             "{}",
             serde_json::to_string_pretty(&json_report(&merged)).unwrap_or_default()
         ),
-        Format::Human => print!("{}", human(&merged)),
+        Format::Human => output::out!("{}", human(&merged)),
     }
     output::OK
 }

@@ -56,7 +56,7 @@ pub fn run(args: Args) -> u8 {
         eprintln!("note: {note}");
     }
     if v.identical() {
-        println!(
+        output::outln!(
             "{} matches the live surface of `{cmd}` ({} tools)",
             args.lockfile.display(),
             locked.len()
@@ -72,14 +72,14 @@ pub fn run(args: Args) -> u8 {
     } else {
         "entries"
     };
-    println!(
+    output::outln!(
         "the live surface of `{cmd}` differs from {} in {} {what}: {}",
         args.lockfile.display(),
         v.differing.len(),
         v.differing.join(", ")
     );
     if !v.report.changes.is_empty() {
-        print!(
+        output::out!(
             "{}",
             report::render_human(&v.report, output::use_color(args.color))
         );
@@ -91,7 +91,7 @@ pub fn run(args: Args) -> u8 {
         } else {
             format!("`{tool}`")
         };
-        println!(
+        output::outln!(
             "{what}: {} differs (no compatibility rule judges this)",
             keys.iter()
                 .map(|k| format!("`{k}`"))
@@ -100,7 +100,7 @@ pub fn run(args: Args) -> u8 {
         );
     }
     if v.cosmetic_only() {
-        println!("note: every difference is cosmetic, but the lockfile must still record exactly what the server publishes");
+        output::outln!("note: every difference is cosmetic, but the lockfile must still record exactly what the server publishes");
     }
     eprintln!(
         "error: the server does not publish what {} records\n  help: {}",
