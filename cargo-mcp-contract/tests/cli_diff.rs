@@ -17,10 +17,10 @@ fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/surfaces")
 }
 
-fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-contract-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+/// Writes `name` in `dir` (each test's own temporary directory, removed when
+/// the test ends).
+fn tmp(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.path().join(name);
     std::fs::write(&p, bytes).unwrap();
     p
 }
@@ -127,15 +127,17 @@ fn human_report_shows_the_witness() {
 
 #[test]
 fn accepts_every_input_shape() {
+    let dir = tempfile::tempdir().unwrap();
     let tool = r#"{"name":"t","inputSchema":{"type":"object"}}"#;
     let shapes = [
-        tmp("list.json", GOOD.as_bytes()),
+        tmp(&dir, "list.json", GOOD.as_bytes()),
         tmp(
+            &dir,
             "rpc.json",
             format!(r#"{{"jsonrpc":"2.0","id":1,"result":{GOOD}}}"#).as_bytes(),
         ),
-        tmp("array.json", format!("[{tool}]").as_bytes()),
-        tmp("one.json", tool.as_bytes()),
+        tmp(&dir, "array.json", format!("[{tool}]").as_bytes()),
+        tmp(&dir, "one.json", tool.as_bytes()),
     ];
     let lock = shapes[0].with_file_name("shapes.lock");
     assert_eq!(
@@ -161,7 +163,8 @@ fn accepts_every_input_shape() {
 
 #[test]
 fn snapshot_is_canonical_and_rewrites_nothing_when_unchanged() {
-    let from = tmp("snap-src.json", br#"{"tools":[{"inputSchema":{"required":["b","a"],"type":"object","properties":{"b":{},"a":{}}},"name":"z"},{"name":"a","inputSchema":{"type":"object"}}]}"#);
+    let dir = tempfile::tempdir().unwrap();
+    let from = tmp(&dir, "snap-src.json", br#"{"tools":[{"inputSchema":{"required":["b","a"],"type":"object","properties":{"b":{},"a":{}}},"name":"z"},{"name":"a","inputSchema":{"type":"object"}}]}"#);
     let lock = from.with_file_name("snap.lock");
     let _ = std::fs::remove_file(&lock);
     let out = run(&["snapshot", "--from", p(&from), "-o", p(&lock)]);
@@ -188,6 +191,7 @@ fn snapshot_is_canonical_and_rewrites_nothing_when_unchanged() {
 /// Every malformed input: exit 2, the file named, a position, a help line, no panic.
 #[test]
 fn malformed_inputs_exit_2_with_file_position_and_fix() {
+    let dir = tempfile::tempdir().unwrap();
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     let cases: Vec<(&str, Vec<u8>, &str, &str)> = vec![
         ("invalid.json", b"{\"tools\": [\n  {\"name\": \"t\",}\n]}".to_vec(), "invalid JSON", "line 2"),
@@ -203,9 +207,9 @@ fn malformed_inputs_exit_2_with_file_position_and_fix() {
         ("dupkey.lock", b"{\"lockfile_version\": 1, \"tools\": {\"t\": {\"inputSchema\": {}},\n \"t\": {\"inputSchema\": {}}}}".to_vec(), "duplicate key `t`", "line 2"),
         ("version.lock", br#"{"lockfile_version": 7, "tools": {}}"#.to_vec(), "unsupported lockfile_version 7", "/lockfile_version"),
     ];
-    let good = tmp("good.json", GOOD.as_bytes());
+    let good = tmp(&dir, "good.json", GOOD.as_bytes());
     for (name, bytes, message, location) in cases {
-        let bad = tmp(name, &bytes);
+        let bad = tmp(&dir, name, &bytes);
         for args in [
             vec!["diff", p(&good), p(&bad)],
             vec!["diff", p(&bad), p(&good)],
@@ -293,4 +297,35 @@ fn readme_sample_is_real_output() {
         sample.join("\n")
     );
     assert!(sample[2].ends_with("\"region\" is a required property"));
+}
+
+/// Every other test of this file, run again with a temporary directory of
+/// its own, leaves it as empty as it found it: no scratch file or directory
+/// (of a test or of the binary it runs) outlives the run.
+#[test]
+fn the_tests_leave_nothing_in_the_temporary_directory() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--skip",
+            "the_tests_leave_nothing_in_the_temporary_directory",
+            "--test-threads=2",
+        ])
+        .env("TMPDIR", scratch.path())
+        .output()
+        .expect("this test binary runs");
+    assert!(
+        out.status.success(),
+        "the inner run failed:\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let left: Vec<_> = std::fs::read_dir(scratch.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        left.is_empty(),
+        "left behind in the temporary directory: {left:?}"
+    );
 }
