@@ -15,7 +15,7 @@
 //! versions = [1, 2]                # major versions still served
 //! deprecated = 2025-09-01          # when the old version was deprecated
 //! replacement = "send_report_v2"
-//! removal = "no calls to send_report for 30 days"
+//! removal = { quiet_for = "30d", min_coverage = "7d", note = "no calls to send_report" }
 //! until = 2026-03-01               # removal date (warning once passed)
 //!
 //! [tools.search]
@@ -52,6 +52,13 @@
 //! | `removal`       | optional `until`, `removal`, `replacement` (what to use instead) |
 //! | `other`         | optional `note`                                         |
 //!
+//! `removal` is a condition usage evidence can check ([`crate::usage`]):
+//! `{ quiet_for = "30d", clients = ["claude-desktop"], min_coverage = "7d",
+//! note = "..." }` (durations `Nd` or `Nw`; `clients` and `min_coverage`
+//! optional: any client, and data for every day of the quiet window). The
+//! older free text (`removal = "no calls for 30 days"`) still parses, with a
+//! warning in [`MigrationRecord::untyped_removals`] showing the typed form.
+//!
 //! A `rename` renames a tool when the entry's rule is a `tool.` rule, an
 //! input field otherwise ([`RenameTarget`]). Dates are `YYYY-MM-DD`.
 //!
@@ -69,8 +76,8 @@ mod suggest;
 pub use crate::suggest::did_you_mean;
 pub use date::Date;
 pub use model::{
-    Entry, Level, MigrationRecord, Pos, Problem, ProblemKind, RenameTarget, Selector, ToolPolicy,
-    Transition,
+    Entry, Level, MigrationRecord, Pos, Problem, ProblemKind, RemovalCondition, RenameTarget,
+    Selector, ToolPolicy, Transition,
 };
 pub use parse::{parse, read, toml_to_json, RECORD_VERSION};
 pub use suggest::{detail_lines, json_to_toml, suggest_entry, toml_string};

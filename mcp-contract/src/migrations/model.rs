@@ -35,6 +35,52 @@ pub struct MigrationRecord {
     /// Acknowledgements (`[[acknowledge]]`), in file order. Entries that
     /// failed validation are not here.
     pub entries: Vec<Entry>,
+    /// One warning per removal condition written as free text
+    /// (`removal = "..."`), showing the typed form usage evidence can
+    /// check. Kept apart from [`parse`](super::parse)'s problems: a record
+    /// that was valid stays valid, and each front end chooses to show them.
+    pub untyped_removals: Vec<Problem>,
+}
+
+/// `removal = { quiet_for = "30d", clients = [...], min_coverage = "7d",
+/// note = "..." }`: an old path may go once usage evidence shows no call
+/// taking it for `quiet_for` days up to today (from the listed clients, or
+/// any client), and the evidence has data for at least `min_coverage` of
+/// those days (all of them when not given: a gap is not a zero).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovalCondition {
+    pub quiet_for: u32,
+    pub clients: Vec<String>,
+    pub min_coverage: Option<u32>,
+    pub note: Option<String>,
+    pub pos: Pos,
+}
+
+impl RemovalCondition {
+    /// The days of data the quiet window needs.
+    pub fn coverage_needed(&self) -> u32 {
+        self.min_coverage
+            .unwrap_or(self.quiet_for)
+            .min(self.quiet_for)
+    }
+
+    /// The condition in words (what descriptions and the plan show when no
+    /// `note` is given).
+    pub fn describe(&self) -> String {
+        let who = if self.clients.is_empty() {
+            String::new()
+        } else {
+            format!(" from {}", self.clients.join(", "))
+        };
+        let mut s = format!("no calls{who} for {} days", self.quiet_for);
+        if self.coverage_needed() < self.quiet_for {
+            s.push_str(&format!(
+                " (with usage data for at least {} of them)",
+                self.coverage_needed()
+            ));
+        }
+        s
+    }
 }
 
 /// `[tools.NAME]`: what the record says about one tool as a whole.
@@ -52,6 +98,8 @@ pub struct ToolPolicy {
     pub removal: Option<String>,
     /// The date after which it is due for removal.
     pub until: Option<Date>,
+    /// `removal` in its typed form, checkable against usage evidence.
+    pub removal_condition: Option<RemovalCondition>,
     /// `refuse_unknown_fields = true`: the runtime layer refuses every
     /// argument name the tool's published schema does not declare, even
     /// where the schema is open and lets such names through. A narrowing of
@@ -70,6 +118,9 @@ pub struct Entry {
     /// Who answers for it (never empty; defaults to the tool's owner).
     pub owner: String,
     pub transition: Transition,
+    /// The transition's `removal` in its typed form, checkable against
+    /// usage evidence.
+    pub removal_condition: Option<RemovalCondition>,
     /// Where the entry starts in the file.
     pub pos: Pos,
 }

@@ -13,7 +13,8 @@ use toml_edit::{Item, TableLike};
 
 use super::date::Date;
 use super::model::{
-    Entry, MigrationRecord, Pos, Problem, RenameTarget, Selector, ToolPolicy, Transition,
+    Entry, Level, MigrationRecord, Pos, Problem, ProblemKind, RemovalCondition, RenameTarget,
+    Selector, ToolPolicy, Transition,
 };
 use crate::diff::Detail;
 use crate::error::InputError;
@@ -47,6 +48,8 @@ pub const ENTRY_KEYS: &[&str] = &[
     "owner",
     "transition",
 ];
+/// Keys of a typed `removal = { ... }` condition.
+pub const REMOVAL_KEYS: &[&str] = &["quiet_for", "clients", "min_coverage", "note"];
 /// Transition kinds.
 pub const KINDS: &[&str] = &["rename", "default", "major-version", "removal", "other"];
 
@@ -83,6 +86,8 @@ pub fn parse(text: &str, file: &str) -> (MigrationRecord, Vec<Problem>) {
         file,
         lines: LineIndex::new(text),
         problems: vec![],
+        untyped: vec![],
+        condition: None,
     };
     let mut record = MigrationRecord {
         file: file.to_string(),
@@ -155,6 +160,7 @@ pub fn parse(text: &str, file: &str) -> (MigrationRecord, Vec<Problem>) {
             }
         }
     }
+    record.untyped_removals = p.untyped;
     (record, p.problems)
 }
 
@@ -162,6 +168,10 @@ struct Parser<'a> {
     file: &'a str,
     lines: LineIndex,
     problems: Vec<Problem>,
+    /// Warnings for free-text `removal` conditions.
+    untyped: Vec<Problem>,
+    /// The typed condition the last [`Parser::removal`] read.
+    condition: Option<RemovalCondition>,
 }
 
 impl Parser<'_> {
@@ -296,6 +306,140 @@ impl Parser<'_> {
         parsed
     }
 
+    /// `removal`: free text (read, with a warning showing the typed form)
+    /// or a typed condition (left in `self.condition`). Returns the text
+    /// descriptions show: the text, the condition's `note`, or the
+    /// condition in words.
+    fn removal(&mut self, t: &dyn TableLike) -> Option<String> {
+        self.condition = None;
+        let item = t.get("removal")?;
+        let pos = self.item_pos(item);
+        if item.as_str().is_some() {
+            let (text, _) = self.string(t, "removal")?;
+            let quiet = days_in_words(&text);
+            let typed = format!(
+                "removal = {{ quiet_for = \"{}d\", note = {} }}",
+                quiet.map_or("<days>".to_string(), |d| d.to_string()),
+                super::suggest::toml_string(&text)
+            );
+            self.untyped.push(Problem {
+                level: Level::Warning,
+                kind: ProblemKind::Stale,
+                file: self.file.to_string(),
+                pos,
+                message: "`removal` is free text, which usage evidence cannot check".into(),
+                help: Some(format!("write it typed: {typed}")),
+            });
+            return Some(text);
+        }
+        let Some(c) = item.as_table_like() else {
+            self.type_error(
+                item,
+                "removal",
+                "a table `{ quiet_for = \"30d\", ... }` (or text)",
+            );
+            return None;
+        };
+        let before = self.problems.len();
+        self.unknown_keys(c, REMOVAL_KEYS, "a `removal` condition");
+        let quiet_for = match c.get("quiet_for") {
+            Some(_) => self.duration(c, "quiet_for"),
+            None => {
+                self.problems.push(
+                    Problem::invalid(self.file, pos, "a `removal` condition needs `quiet_for`")
+                        .help(
+                        "add e.g. `quiet_for = \"30d\"`: how long no call may take the old path",
+                    ),
+                );
+                None
+            }
+        };
+        let min_coverage = self.duration(c, "min_coverage");
+        let mut clients = vec![];
+        if let Some(item) = c.get("clients") {
+            match item.as_array() {
+                Some(arr) => {
+                    for v in arr.iter() {
+                        match v.as_str() {
+                            Some(s) if !s.trim().is_empty() => clients.push(s.to_string()),
+                            _ => {
+                                let p = self.pos(v.span().map(|s| s.start));
+                                self.problems.push(
+                                    Problem::invalid(
+                                        self.file,
+                                        p,
+                                        "`clients` lists client names as non-empty strings",
+                                    )
+                                    .help("write e.g. `clients = [\"claude-desktop\"]`"),
+                                );
+                            }
+                        }
+                    }
+                }
+                None => self.type_error(item, "clients", "an array of client names"),
+            }
+        }
+        let note = self.string(c, "note").map(|s| s.0);
+        if let (Some(q), Some(m)) = (quiet_for, min_coverage) {
+            if m > q {
+                self.problems.push(
+                    Problem::invalid(self.file, pos, format!("`min_coverage` ({m} days) is longer than `quiet_for` ({q} days)"))
+                        .help("coverage is counted inside the quiet window: make min_coverage at most quiet_for"),
+                );
+            }
+        }
+        if self.problems.len() != before {
+            return None;
+        }
+        let condition = RemovalCondition {
+            quiet_for: quiet_for?,
+            clients,
+            min_coverage,
+            note,
+            pos,
+        };
+        let text = condition
+            .note
+            .clone()
+            .unwrap_or_else(|| condition.describe());
+        self.condition = Some(condition);
+        Some(text)
+    }
+
+    /// A duration in whole days: `"30d"` or `"4w"`, 1 day to 10 years.
+    fn duration(&mut self, t: &dyn TableLike, key: &str) -> Option<u32> {
+        let item = t.get(key)?;
+        let pos = self.item_pos(item);
+        let days = item.as_str().and_then(|s| {
+            let (n, unit) = s.split_at(s.len().checked_sub(1)?);
+            let n: u32 = n
+                .parse()
+                .ok()
+                .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
+            match unit {
+                "d" => Some(n),
+                "w" => n.checked_mul(7),
+                _ => None,
+            }
+        });
+        match days {
+            Some(d) if (1..=3_660).contains(&d) => Some(d),
+            _ => {
+                self.problems.push(
+                    Problem::invalid(
+                        self.file,
+                        pos,
+                        format!("`{key}` is not a duration in days or weeks"),
+                    )
+                    .help(format!(
+                        "write e.g. `{key} = \"30d\"` or `\"4w\"` (1 day to 10 years)"
+                    )),
+                );
+                None
+            }
+        }
+    }
+
     /// Every table in an array of tables (or an inline array of inline tables).
     fn tables_of<'d>(&mut self, item: &'d Item, key: &str) -> Vec<(&'d dyn TableLike, Pos)> {
         let mut out: Vec<(&dyn TableLike, Pos)> = vec![];
@@ -360,7 +504,8 @@ impl Parser<'_> {
             versions,
             deprecated: self.date(t, "deprecated"),
             replacement: self.string(t, "replacement").map(|s| s.0),
-            removal: self.string(t, "removal").map(|s| s.0),
+            removal: self.removal(t),
+            removal_condition: self.condition.take(),
             until: self.date(t, "until"),
             refuse_unknown_fields: self.boolean(t, "refuse_unknown_fields").unwrap_or(false),
             pos,
@@ -400,6 +545,7 @@ impl Parser<'_> {
             }
         };
         let rule = selector.as_ref().map(|s| s.rule().to_string());
+        self.condition = None;
         let transition = match t.get("transition") {
             Some(item) => match item.as_table_like() {
                 Some(tt) => {
@@ -434,10 +580,12 @@ impl Parser<'_> {
                 );
             }
         }
+        let removal_condition = self.condition.take();
         if self.problems.len() != before {
             return None;
         }
         Some(Entry {
+            removal_condition,
             selector: selector?,
             reason: reason?,
             owner: owner?,
@@ -680,7 +828,7 @@ impl Parser<'_> {
                 let from = need(self, "from");
                 let to = need(self, "to");
                 let until = self.date(t, "until");
-                let removal = self.string(t, "removal").map(|s| s.0);
+                let removal = self.removal(t);
                 let target = if rule.starts_with("tool.") {
                     RenameTarget::Tool
                 } else {
@@ -717,14 +865,14 @@ impl Parser<'_> {
                 Transition::MajorVersion {
                     deprecated: self.date(t, "deprecated"),
                     until: self.date(t, "until"),
-                    removal: self.string(t, "removal").map(|s| s.0),
+                    removal: self.removal(t),
                     from: from?,
                     to: to?,
                 }
             }
             "removal" => Transition::Removal {
                 until: self.date(t, "until"),
-                removal: self.string(t, "removal").map(|s| s.0),
+                removal: self.removal(t),
                 replacement: self.string(t, "replacement").map(|s| s.0),
             },
             _ => Transition::Other {
@@ -733,6 +881,19 @@ impl Parser<'_> {
         };
         (self.problems.len() == before).then_some(transition)
     }
+}
+
+/// The number of days a free-text condition names (`for 30 days`).
+fn days_in_words(text: &str) -> Option<u32> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.windows(2).find_map(|w| {
+        let unit = w[1].trim_end_matches(|c: char| !c.is_alphanumeric());
+        match unit {
+            "day" | "days" => w[0].parse().ok(),
+            "week" | "weeks" => w[0].parse::<u32>().ok()?.checked_mul(7),
+            _ => None,
+        }
+    })
 }
 
 /// A TOML value as JSON (dates become strings).
@@ -805,5 +966,103 @@ impl LineIndex {
             .unwrap_or(0)
             + 1;
         Pos { line, column }
+    }
+}
+
+#[cfg(test)]
+mod removal_tests {
+    use super::*;
+
+    fn record(removal: &str) -> (MigrationRecord, Vec<Problem>) {
+        let text = format!(
+            "version = 1\n[tools.search]\nowner = \"@t\"\nremoval = {removal}\n\n[[acknowledge]]\ntool = \"search\"\nrule = \"input.property-removed\"\npointer = \"/inputSchema/properties/query\"\nsubject = \"query\"\nreason = \"r\"\ntransition = {{ kind = \"rename\", from = \"query\", to = \"search_text\", removal = {removal} }}\n"
+        );
+        parse(&text, "m.toml")
+    }
+
+    #[test]
+    fn a_typed_condition_is_read_on_tools_and_transitions() {
+        let (r, problems) =
+            record(r#"{ quiet_for = "30d", clients = ["claude-desktop"], min_coverage = "1w" }"#);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(r.untyped_removals.is_empty());
+        let c = r.tools["search"].removal_condition.clone().unwrap();
+        assert_eq!(
+            (c.quiet_for, c.min_coverage, c.coverage_needed()),
+            (30, Some(7), 7)
+        );
+        assert_eq!(c.clients, ["claude-desktop"]);
+        let e = r.entries[0].removal_condition.clone().unwrap();
+        assert_eq!(
+            (e.quiet_for, e.min_coverage, e.clients),
+            (30, Some(7), c.clients)
+        );
+        let Transition::Rename { removal, .. } = &r.entries[0].transition else {
+            panic!("a rename")
+        };
+        assert_eq!(
+            removal.as_deref(),
+            Some(
+                "no calls from claude-desktop for 30 days (with usage data for at least 7 of them)"
+            )
+        );
+        let (r, _) = record(r#"{ quiet_for = "30d", note = "no calls using query" }"#);
+        assert_eq!(
+            r.tools["search"].removal.as_deref(),
+            Some("no calls using query")
+        );
+        assert_eq!(
+            r.tools["search"]
+                .removal_condition
+                .as_ref()
+                .unwrap()
+                .coverage_needed(),
+            30
+        );
+    }
+
+    #[test]
+    fn free_text_still_parses_with_a_warning_showing_the_typed_form() {
+        let (r, problems) = record(r#""no calls using query for 30 days""#);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(r.entries.len(), 1);
+        assert!(r.tools["search"].removal_condition.is_none());
+        assert_eq!(r.untyped_removals.len(), 2);
+        let w = &r.untyped_removals[0];
+        assert_eq!((w.level, w.pos.line), (Level::Warning, 4));
+        assert_eq!(
+            w.help.as_deref(),
+            Some("write it typed: removal = { quiet_for = \"30d\", note = \"no calls using query for 30 days\" }")
+        );
+    }
+
+    #[test]
+    fn every_bad_condition_is_reported_at_once() {
+        let (r, problems) =
+            record(r#"{ quiet_for = "30 days", clients = [""], min_coverage = "7d", qiet = 1 }"#);
+        assert!(r.entries.is_empty());
+        let messages: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        let all = messages.join("\n");
+        assert!(
+            all.contains("m.toml:4:") && all.contains("m.toml:12:"),
+            "{all}"
+        );
+        assert!(all.contains("`quiet_for` is not a duration"), "{all}");
+        assert!(all.contains("`clients` lists client names"), "{all}");
+        assert!(
+            all.contains("unknown key `qiet`")
+                && all.contains("allowed keys: quiet_for, clients, min_coverage, note"),
+            "{all}"
+        );
+        let (_, problems) = record(r#"{ min_coverage = "40d", quiet_for = "30d" }"#);
+        assert!(
+            problems[0].message.contains("longer than `quiet_for`"),
+            "{problems:?}"
+        );
+        let (_, problems) = record(r#"{ clients = ["a"] }"#);
+        assert!(
+            problems[0].message.contains("needs `quiet_for`"),
+            "{problems:?}"
+        );
     }
 }
