@@ -23,13 +23,16 @@
 //!
 //! [`read`] validates one file, [`merge`] joins several (oldest first, no
 //! day counted twice), [`prometheus::import`] builds evidence from the
-//! runtime layer's counter exported as Prometheus text.
+//! runtime layer's counter exported as Prometheus text, and [`clears`]
+//! decides whether evidence meets a record's typed removal condition.
 
+mod decide;
 mod merge;
 mod model;
 pub mod prometheus;
 mod read;
 
+pub use decide::{clears, Caller, Decision};
 pub use merge::merge;
 pub use model::{rows, run_text, runs, Evidence, Key, Row, FORMAT, MAX_DAYS, VERSION};
 pub use read::{parse, read};

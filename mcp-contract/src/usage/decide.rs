@@ -1,0 +1,222 @@
+//! Does usage evidence clear a typed removal condition? Decided here,
+//! rendered elsewhere: [`clears`] is a pure function of the condition, the
+//! evidence, the old path and today's date, and its [`Decision`] carries
+//! everything a report needs (who still calls, when last, how often, which
+//! days have no data, and what would clear it).
+//!
+//! The quiet window is the `quiet_for` days before today (today is not
+//! over). It clears when no listed client (any client when none is listed)
+//! took the path in the window and the evidence has data for at least
+//! `min_coverage` of its days (all of them by default): a gap is not a
+//! zero. A listed client `claude-desktop` covers `claude-desktop/1.2`.
+
+use super::model::{runs, Evidence, Key};
+use crate::migrations::{Date, RemovalCondition};
+
+/// One client that still took the path in the window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub client: String,
+    pub last_hit: Date,
+    pub hits: u64,
+}
+
+/// The verdict on one old path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Nobody took the path in the window, and the data covers it.
+    Cleared { window: (Date, Date), covered: u32 },
+    /// Not yet: callers, or too little data, or both.
+    Refused {
+        window: (Date, Date),
+        callers: Vec<Caller>,
+        covered: u32,
+        needed: u32,
+        /// Days of the window without data, as runs.
+        gaps: Vec<(Date, Date)>,
+        /// What would clear it, in words.
+        would_clear: String,
+    },
+}
+
+/// Decides whether `evidence` shows `tool`'s old `path` may go today.
+pub fn clears(
+    condition: &RemovalCondition,
+    evidence: &Evidence,
+    tool: &str,
+    path: &str,
+    today: Date,
+) -> Decision {
+    let window = (
+        today.plus_days(-i64::from(condition.quiet_for)),
+        today.plus_days(-1),
+    );
+    let in_window = |d: &Date| *d >= window.0 && *d <= window.1;
+    let days: Vec<Date> = (window.0.to_unix_days()..=window.1.to_unix_days())
+        .map(Date::from_unix_days)
+        .collect();
+    let covered = days.iter().filter(|d| evidence.has_data(**d)).count() as u32;
+    let gaps = runs(days.iter().copied().filter(|d| !evidence.has_data(*d)));
+    let needed = condition.coverage_needed();
+    let listed = |client: &str| {
+        condition.clients.is_empty()
+            || condition.clients.iter().any(|c| {
+                client == c
+                    || client
+                        .strip_prefix(c.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            })
+    };
+    let callers: Vec<Caller> = evidence
+        .hits
+        .iter()
+        .filter(|(k, _)| k.tool == tool && k.path == path && listed(&k.client))
+        .filter_map(|(Key { client, .. }, by_day)| {
+            let hits: Vec<(&Date, &u64)> = by_day.iter().filter(|(d, _)| in_window(d)).collect();
+            let (last, _) = hits.last()?;
+            Some(Caller {
+                client: client.clone(),
+                last_hit: **last,
+                hits: hits.iter().fold(0u64, |a, (_, n)| a.saturating_add(**n)),
+            })
+        })
+        .collect();
+    if callers.is_empty() && covered >= needed {
+        return Decision::Cleared { window, covered };
+    }
+    let mut would = vec![];
+    if let Some(last) = callers.iter().map(|c| c.last_hit).max() {
+        let names: Vec<&str> = callers.iter().map(|c| c.client.as_str()).collect();
+        would.push(format!(
+            "no call from {} after {last} (cleared on {} at the earliest)",
+            names.join(", "),
+            last.plus_days(i64::from(condition.quiet_for) + 1)
+        ));
+    }
+    if covered < needed {
+        would.push(format!(
+            "usage data for {} more day(s) of {}..{}",
+            needed - covered,
+            window.0,
+            window.1
+        ));
+    }
+    Decision::Refused {
+        window,
+        callers,
+        covered,
+        needed,
+        gaps,
+        would_clear: would.join("; and "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Date {
+        Date::parse(s).unwrap()
+    }
+
+    fn cond(clients: &[&str], min: Option<u32>) -> RemovalCondition {
+        RemovalCondition {
+            quiet_for: 7,
+            clients: clients.iter().map(|c| c.to_string()).collect(),
+            min_coverage: min,
+            note: None,
+            pos: Default::default(),
+        }
+    }
+
+    fn evidence(hits: &[(&str, &str, u64)], gaps: &[&str]) -> Evidence {
+        let mut e = Evidence::empty(d("2026-11-01"), d("2026-11-30"));
+        e.no_data.extend(gaps.iter().map(|g| d(g)));
+        for (client, day, n) in hits {
+            let key = Key {
+                tool: "search".into(),
+                path: "field:query".into(),
+                client: client.to_string(),
+            };
+            e.add(key, d(day), *n);
+        }
+        e
+    }
+
+    const TODAY: &str = "2026-11-20";
+
+    #[test]
+    fn quiet_and_covered_clears() {
+        // a hit before the window does not count
+        let e = evidence(&[("a/1", "2026-11-12", 4)], &[]);
+        let got = clears(&cond(&[], None), &e, "search", "field:query", d(TODAY));
+        assert_eq!(
+            got,
+            Decision::Cleared {
+                window: (d("2026-11-13"), d("2026-11-19")),
+                covered: 7
+            }
+        );
+    }
+
+    #[test]
+    fn a_caller_in_the_window_refuses_with_when_it_would_clear() {
+        let e = evidence(&[("a/1", "2026-11-15", 2), ("a/1", "2026-11-16", 1)], &[]);
+        let Decision::Refused {
+            callers,
+            would_clear,
+            ..
+        } = clears(&cond(&["a"], None), &e, "search", "field:query", d(TODAY))
+        else {
+            panic!("refused")
+        };
+        assert_eq!(
+            callers,
+            [Caller {
+                client: "a/1".into(),
+                last_hit: d("2026-11-16"),
+                hits: 3
+            }]
+        );
+        assert!(
+            would_clear.contains("cleared on 2026-11-24"),
+            "{would_clear}"
+        );
+        // a client the condition does not list is not waited for
+        let other = clears(&cond(&["b"], None), &e, "search", "field:query", d(TODAY));
+        assert!(matches!(other, Decision::Cleared { .. }));
+        // nor another path or tool
+        let path = clears(&cond(&[], None), &e, "search", "field:other", d(TODAY));
+        assert!(matches!(path, Decision::Cleared { .. }));
+    }
+
+    #[test]
+    fn a_gap_is_not_a_zero() {
+        // the weekly batch ran on the 18th, but the 18th has no data
+        let e = evidence(&[], &["2026-11-17", "2026-11-18"]);
+        let Decision::Refused {
+            covered,
+            needed,
+            gaps,
+            would_clear,
+            ..
+        } = clears(&cond(&[], None), &e, "search", "field:query", d(TODAY))
+        else {
+            panic!("refused")
+        };
+        assert_eq!((covered, needed), (5, 7));
+        assert_eq!(gaps, [(d("2026-11-17"), d("2026-11-18"))]);
+        assert!(would_clear.contains("2 more day(s)"), "{would_clear}");
+        let enough = clears(&cond(&[], Some(5)), &e, "search", "field:query", d(TODAY));
+        assert!(matches!(enough, Decision::Cleared { covered: 5, .. }));
+        // a window past the evidence's end has no data either
+        let late = clears(
+            &cond(&[], None),
+            &e,
+            "search",
+            "field:query",
+            d("2026-12-10"),
+        );
+        assert!(matches!(late, Decision::Refused { covered: 0, .. }));
+    }
+}
