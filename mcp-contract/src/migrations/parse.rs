@@ -411,7 +411,11 @@ impl Parser<'_> {
         let item = t.get(key)?;
         let pos = self.item_pos(item);
         let days = item.as_str().and_then(|s| {
-            let (n, unit) = s.split_at(s.len().checked_sub(1)?);
+            let (n, unit) = match (s.strip_suffix('d'), s.strip_suffix('w')) {
+                (Some(n), _) => (n, "d"),
+                (_, Some(n)) => (n, "w"),
+                _ => return None,
+            };
             let n: u32 = n
                 .parse()
                 .ok()
@@ -1059,6 +1063,13 @@ mod removal_tests {
             problems[0].message.contains("longer than `quiet_for`"),
             "{problems:?}"
         );
+        for bad in ["30é", "é", "d", "-3d", "0d", "3661d"] {
+            let (_, problems) = record(&format!("{{ quiet_for = \"{bad}\" }}"));
+            assert!(
+                problems[0].message.contains("not a duration"),
+                "{bad}: {problems:?}"
+            );
+        }
         let (_, problems) = record(r#"{ clients = ["a"] }"#);
         assert!(
             problems[0].message.contains("needs `quiet_for`"),
