@@ -241,3 +241,45 @@ fn a_removed_alternative_is_witnessed_by_its_own_value() {
         assert_eq!(w.value["formats"][0]["type"], json!(tag), "{w:?}");
     }
 }
+
+/// A narrowing inside one `oneOf` alternative behind a reference: its
+/// witness is a value of that alternative (a published workspace server's
+/// `parent` variants each got a `const` tag; the witness of the first
+/// variant's tag was a value only the third, whose member is optional, took).
+#[test]
+fn a_change_inside_an_alternative_is_witnessed_by_that_alternative() {
+    let variant = |key: &str, tag: Option<&str>, required: bool| {
+        let t = match tag {
+            Some(tag) => json!({"type": "string", "const": tag}),
+            None => json!({}),
+        };
+        let req = if required { json!([key]) } else { json!([]) };
+        json!({"type": "object", "properties": {"type": t, key: {"type": "string"}},
+            "required": req, "additionalProperties": false})
+    };
+    let tool = |tagged: bool| {
+        let tag = |t: &'static str| tagged.then_some(t);
+        mcp_contract::load::surface_from_value(
+            &json!([{"name": "move", "inputSchema": {"type": "object",
+                "properties": {"parent": {"$ref": "#/$defs/Parent"}}, "required": ["parent"],
+                "$defs": {"Parent": {"oneOf": [variant("page_id", tag("page_id"), true),
+                    variant("database_id", tag("database_id"), true),
+                    variant("workspace", tag("workspace"), false)]}}}}]),
+            "test",
+        )
+        .unwrap()
+    };
+    let (old, new) = (tool(false), tool(true));
+    let mut changes = diff_surfaces(&old, &new).changes;
+    proven(&mut changes, &old, &new);
+    for (i, key) in [(0, "page_id"), (1, "database_id")] {
+        let at = format!("/parent/oneOf/{i}/properties/type/const");
+        let c = changes
+            .iter()
+            .find(|c| c.pointer.ends_with(&at))
+            .unwrap_or_else(|| panic!("no change at {at}: {changes:#?}"));
+        assert_eq!(c.proof, Some(Proof::Proven), "{c:?}");
+        let w = c.witness.as_ref().unwrap();
+        assert!(w.value["parent"].get(key).is_some(), "{at}: {w:?}");
+    }
+}

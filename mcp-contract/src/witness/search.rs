@@ -277,7 +277,7 @@ fn prove(
         deadline: opts.deadline,
         overlap: rule.ends_with(".variant-overlap")
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
-        own_branch: rule == "input.variant-removed" || rule == "output.variant-added",
+        own_branch: !rule.ends_with(".variant-overlap") && !rule.ends_with(".constraint-changed"),
         undone: std::cell::OnceCell::new(),
         ints: std::cell::OnceCell::new(),
         // (a schema made up here, for an absent one, has no lasting place)
@@ -710,9 +710,8 @@ struct Search<'a> {
     deadline: Option<Instant>,
     /// The verdict is about overlapping `oneOf` branches.
     overlap: bool,
-    /// The verdict is about one alternative the source side has and the
-    /// other lacks (a removed input branch, an added output one): a witness
-    /// must be a value of that very branch, not of a sibling.
+    /// A witness of a change inside an alternative must be a value of that
+    /// very alternative (not for verdicts about how alternatives overlap).
     own_branch: bool,
     /// The other side with only this change undone (compiled on first use):
     /// an instance it accepts is rejected because of this change.
@@ -1073,12 +1072,28 @@ impl Search<'_> {
         self.strict().0.unwrap_or(self.src().1).is_valid(inst)
     }
 
-    /// Is the value at `at` one of the changed branch's own (as far as the
-    /// engine's own reading decides; undecided counts as yes)?
+    /// Is the instance's value one of the changed alternative's own? For a
+    /// change inside an alternative (`.../oneOf/2/...`, or the alternative
+    /// itself), the value at that alternative's place must be one it
+    /// accepts: a value only a sibling takes shows the sibling, not this
+    /// change. (Decided by the engine's own reading; undecided, or a place
+    /// the pointer does not map to, counts as yes.)
     fn in_own_branch(&self, inst: &Value, at: &[String]) -> bool {
+        let tail = &self.pointer_tail;
+        let alternative = |i: usize| {
+            matches!(tail[i].as_str(), "anyOf" | "oneOf")
+                && tail.get(i + 1).is_some_and(|n| n.parse::<usize>().is_ok())
+        };
+        let Some(k) = (0..tail.len()).rev().find(|&i| alternative(i)) else {
+            return true;
+        };
+        let Some(depth) = instance_depth(&tail[..k + 2]) else {
+            return true;
+        };
         let (src_root, _) = self.src();
-        let branch = src_root.pointer(&to_pointer(&self.pointer_tail));
-        match (branch, pointer(inst, at)) {
+        let branch = place_node(src_root, &tail[..k + 2]);
+        let value = at.get(..depth).and_then(|place| pointer(inst, place));
+        match (branch, value) {
             (Some(b), Some(v)) => crate::schema::accepts::accepts(src_root, b, v) != Some(false),
             _ => true,
         }
@@ -1685,6 +1700,54 @@ fn make_uniform(v: &mut Value, at: &[String]) -> bool {
 
 /// The first complaint of `v` about `before` that `after` no longer
 /// draws (same keyword, same place): the one the difference explains.
+/// The node a comparator pointer names: its segments read in the document,
+/// through the references on the way (the comparator's pointers are
+/// places, and a place may lie behind a `$ref`).
+fn place_node<'v>(root: &'v Value, segments: &[String]) -> Option<&'v Value> {
+    let mut cur = root;
+    for seg in segments {
+        let mut hops = 0;
+        cur = loop {
+            let here = match cur {
+                Value::Object(m) => m.get(seg.as_str()),
+                Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+                _ => None,
+            };
+            if let Some(x) = here {
+                break x;
+            }
+            let r = cur.get("$ref").and_then(Value::as_str)?;
+            hops += 1;
+            if hops > 64 {
+                return None;
+            }
+            cur = crate::schema::refs::resolve(root, r)?;
+        };
+    }
+    Some(cur)
+}
+
+/// How many steps into the value a schema pointer (from the root) goes:
+/// `None` where a segment does not map to one (`$defs`, a reference).
+fn instance_depth(segments: &[String]) -> Option<usize> {
+    let (mut depth, mut i) = (0, 0);
+    while i < segments.len() {
+        match segments[i].as_str() {
+            "properties" | "patternProperties" | "prefixItems" => (depth, i) = (depth + 1, i + 2),
+            "items"
+            | "additionalProperties"
+            | "additionalItems"
+            | "contains"
+            | "unevaluatedItems"
+            | "unevaluatedProperties" => (depth, i) = (depth + 1, i + 1),
+            "allOf" | "anyOf" | "oneOf" | "dependentSchemas" => i += 2,
+            "not" | "if" | "then" | "else" => i += 1,
+            _ => return None,
+        }
+    }
+    Some(depth)
+}
+
 /// The new side's complaint that names `name` among the members a closed
 /// object did not expect (one complaint for all of them: removing one
 /// member leaves it standing, naming the others).
