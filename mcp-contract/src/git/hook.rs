@@ -28,8 +28,21 @@ pub fn hook_script(check_args: &str) -> String {
     } else {
         format!(" {}", check_args.trim())
     };
+    // Without the CLI, `cargo mcp-contract` would only say "no such command":
+    // name the install command instead. Cargo finds subcommands on PATH and
+    // in $CARGO_HOME/bin, so both count as installed.
+    let install = format!(
+        "cargo install --locked --git {} cargo-mcp-contract",
+        env!("CARGO_PKG_REPOSITORY")
+    );
     format!(
-        "#!/bin/sh\n{HOOK_MARKER}\n# Blocks a commit whose MCP tool contract breaks callers without an entry in\n# contracts/migrations.toml, or whose staged lockfile is not what its staged\n# sources build. Skip once with `git commit --no-verify`.\nexec cargo mcp-contract check --staged{args}\n"
+        "#!/bin/sh\n{HOOK_MARKER}\n# Blocks a commit whose MCP tool contract breaks callers without an entry in\n# contracts/migrations.toml, or whose staged lockfile is not what its staged\n# sources build. Skip once with `git commit --no-verify`.\n\
+if ! command -v cargo-mcp-contract >/dev/null 2>&1 && ! [ -x \"${{CARGO_HOME:-$HOME/.cargo}}/bin/cargo-mcp-contract\" ]; then\n\
+\x20 echo 'error: this pre-commit hook runs `cargo mcp-contract check`, but cargo-mcp-contract is not installed' >&2\n\
+\x20 echo '  help: install it with `{install}`, or skip the check for one commit with `git commit --no-verify`' >&2\n\
+\x20 exit 1\n\
+fi\n\
+exec cargo mcp-contract check --staged{args}\n"
     )
 }
 
@@ -95,4 +108,80 @@ pub fn install_pre_commit(
             .map_err(write_err)?;
     }
     Ok(outcome)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::hook_script;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+    use std::process::Command;
+
+    fn executable(path: &Path, text: &str) {
+        std::fs::write(path, text).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    /// Runs the hook with `bin` (holding a stand-in `cargo` that says it
+    /// ran) first on PATH and an empty CARGO_HOME unless `cargo_home` is given.
+    fn run_hook(dir: &Path, cargo_home: &Path) -> (Option<i32>, String) {
+        let hook = dir.join("pre-commit");
+        executable(&hook, &hook_script(""));
+        let out = Command::new("sh")
+            .arg(&hook)
+            .env(
+                "PATH",
+                format!("{}:/usr/bin:/bin", dir.join("bin").display()),
+            )
+            .env("CARGO_HOME", cargo_home)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    #[test]
+    fn without_the_cli_the_hook_names_the_install_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        let home = dir.path().join("cargo-home");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(home.join("bin")).unwrap();
+        executable(
+            &bin.join("cargo"),
+            "#!/bin/sh\necho \"cargo ran: $*\" >&2\nexit 101\n",
+        );
+        let (code, err) = run_hook(dir.path(), &home);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.contains(&format!(
+                "cargo install --locked --git {} cargo-mcp-contract",
+                env!("CARGO_PKG_REPOSITORY")
+            )),
+            "{err}"
+        );
+        assert!(err.contains("git commit --no-verify"), "{err}");
+        assert!(!err.contains("cargo ran"), "{err}");
+
+        // Installed in CARGO_HOME (cargo looks there even off PATH): the check runs.
+        executable(&home.join("bin/cargo-mcp-contract"), "#!/bin/sh\n");
+        let (code, err) = run_hook(dir.path(), &home);
+        assert_eq!(code, Some(101), "{err}");
+        assert!(
+            err.contains("cargo ran: mcp-contract check --staged"),
+            "{err}"
+        );
+
+        // On PATH: the check runs.
+        std::fs::remove_file(home.join("bin/cargo-mcp-contract")).unwrap();
+        executable(&bin.join("cargo-mcp-contract"), "#!/bin/sh\n");
+        let (code, err) = run_hook(dir.path(), &home);
+        assert_eq!(code, Some(101), "{err}");
+        assert!(
+            err.contains("cargo ran: mcp-contract check --staged"),
+            "{err}"
+        );
+    }
 }
