@@ -42,6 +42,9 @@ fn run_closed(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// (relative to this crate's directory, where tests run)
+const WEATHER_LOCK: &str = "../examples/weather-server/contracts/mcp-contract.lock";
+
 #[test]
 fn a_closed_stdout_ends_each_command_quietly_with_its_own_status() {
     let v1 = surfaces().join("search-v1.json");
@@ -59,6 +62,11 @@ fn a_closed_stdout_ends_each_command_quietly_with_its_own_status() {
         (&["--help"], 0),
         (&["diff", "--help"], 0),
         (&["--version"], 0),
+        // the gate itself: the weather example's lockfile against HEAD
+        (
+            &["check", "--lockfile", WEATHER_LOCK, "--against", "HEAD"],
+            0,
+        ),
     ];
     for (args, code) in cases {
         let (got, stderr) = run_closed(args);

@@ -252,7 +252,7 @@ fn print_run(run: &CheckRun, format: Format, color: ColorChoice) {
     let text = match format {
         Format::Human => {
             let report = check_human::render(run, output::use_color(color));
-            print!("{}", report.out);
+            output::out!("{}", report.out);
             eprint!("{}", report.err);
             return;
         }
@@ -262,7 +262,7 @@ fn print_run(run: &CheckRun, format: Format, color: ColorChoice) {
         Format::Junit => junit::render(run),
         Format::Markdown => markdown::render(run),
     };
-    print!("{text}");
+    output::out!("{text}");
     for l in &run.lockfiles {
         eprint!("{}", check_human::fixtures(l));
     }
