@@ -277,7 +277,16 @@ fn prove(
         deadline: opts.deadline,
         overlap: rule.ends_with(".variant-overlap")
             || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
-        own_branch: !rule.ends_with(".variant-overlap") && !rule.ends_with(".constraint-changed"),
+        // (not for overlaps, nor inside a negation: there the witness is a
+        // value outside the branch)
+        own_branch: ![
+            ".variant-overlap",
+            ".constraint-changed",
+            ".not-narrowed",
+            ".not-widened",
+        ]
+        .iter()
+        .any(|s| rule.ends_with(s)),
         undone: std::cell::OnceCell::new(),
         ints: std::cell::OnceCell::new(),
         // (a schema made up here, for an absent one, has no lasting place)
