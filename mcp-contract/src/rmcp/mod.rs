@@ -2,7 +2,7 @@
 //! `rmcp`): one line makes what the server publishes the locked contract,
 //! and what it enforces the same contract.
 //!
-//! ```ignore
+//! ```text
 //! // build.rs: fn main() { mcp_contract_build::snapshot() }
 //! let server = mcp_contract::rmcp::Contracted::new(Weather::new(), mcp_contract::rmcp!());
 //! server.serve(rmcp::transport::stdio()).await?.waiting().await?;

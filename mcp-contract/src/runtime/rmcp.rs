@@ -1,7 +1,7 @@
 //! The runtime layer on rmcp (feature `rmcp`): one call in a
 //! `ServerHandler::call_tool`, before the router dispatches to a handler:
 //!
-//! ```ignore
+//! ```text
 //! async fn call_tool(&self, mut request: CallToolRequestParams, context: RequestContext<RoleServer>)
 //!     -> Result<CallToolResponse, ErrorData>
 //! {
