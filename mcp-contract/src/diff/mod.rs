@@ -19,7 +19,7 @@ mod keywords;
 mod label;
 mod numbers;
 mod objects;
-mod place;
+pub(crate) mod place;
 mod prompts;
 mod rename;
 mod resolution;

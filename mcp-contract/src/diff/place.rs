@@ -54,9 +54,51 @@ pub(crate) fn steps_in_place(rel: &str) -> (usize, bool) {
     (run, descended)
 }
 
+/// Keywords whose subschemas apply to the same value as their node.
+const IN_PLACE: [&str; 8] = [
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+];
+
+/// How many steps into the value a pointer (from a schema position) goes:
+/// `None` where a segment maps to no place in the value (`$defs`, a
+/// reference's target, `propertyNames`, whose value is a name).
+pub(crate) fn descents<'s>(segments: impl IntoIterator<Item = &'s str>) -> Option<usize> {
+    let mut n = 0;
+    let mut segs = segments.into_iter();
+    while let Some(kw) = segs.next() {
+        if kw == "propertyNames" {
+            return None;
+        } else if DESCENDS.contains(&kw) {
+            n += 1;
+        } else if !IN_PLACE.contains(&kw) {
+            return None;
+        }
+        if KEYED.contains(&kw) {
+            segs.next();
+        }
+    }
+    Some(n)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::steps_in_place;
+    use super::{descents, steps_in_place};
+
+    #[test]
+    fn descents_count_steps_into_the_value() {
+        let d = |p: &str| descents(p.split('/').filter(|s| !s.is_empty()));
+        assert_eq!(d("/properties/a/anyOf/1/items/oneOf/0"), Some(2));
+        assert_eq!(d("/prefixItems/0/not/additionalProperties"), Some(2));
+        assert_eq!(d("/$defs/T/properties/a"), None);
+        assert_eq!(d("/propertyNames"), None);
+    }
 
     #[test]
     fn descents_and_same_place_steps() {

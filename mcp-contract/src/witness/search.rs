@@ -1096,7 +1096,8 @@ impl Search<'_> {
         let Some(k) = (0..tail.len()).rev().find(|&i| alternative(i)) else {
             return true;
         };
-        let Some(depth) = instance_depth(&tail[..k + 2]) else {
+        let Some(depth) = crate::diff::place::descents(tail[..k + 2].iter().map(String::as_str))
+        else {
             return true;
         };
         let (src_root, _) = self.src();
@@ -1734,27 +1735,6 @@ fn place_node<'v>(root: &'v Value, segments: &[String]) -> Option<&'v Value> {
         };
     }
     Some(cur)
-}
-
-/// How many steps into the value a schema pointer (from the root) goes:
-/// `None` where a segment does not map to one (`$defs`, a reference).
-fn instance_depth(segments: &[String]) -> Option<usize> {
-    let (mut depth, mut i) = (0, 0);
-    while i < segments.len() {
-        match segments[i].as_str() {
-            "properties" | "patternProperties" | "prefixItems" => (depth, i) = (depth + 1, i + 2),
-            "items"
-            | "additionalProperties"
-            | "additionalItems"
-            | "contains"
-            | "unevaluatedItems"
-            | "unevaluatedProperties" => (depth, i) = (depth + 1, i + 1),
-            "allOf" | "anyOf" | "oneOf" | "dependentSchemas" => i += 2,
-            "not" | "if" | "then" | "else" => i += 1,
-            _ => return None,
-        }
-    }
-    Some(depth)
 }
 
 /// The new side's complaint that names `name` among the members a closed
