@@ -21,6 +21,7 @@ mod numbers;
 mod objects;
 pub(crate) mod place;
 mod prompts;
+mod recursion;
 mod rename;
 mod resolution;
 mod resources;

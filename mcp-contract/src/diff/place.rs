@@ -7,7 +7,7 @@
 //! the comparator reports it instead of assuming.
 
 /// Keywords whose subschema applies to a part of the value.
-const DESCENDS: [&str; 10] = [
+pub(super) const DESCENDS: [&str; 10] = [
     "properties",
     "patternProperties",
     "additionalProperties",
@@ -21,7 +21,7 @@ const DESCENDS: [&str; 10] = [
 ];
 
 /// Keywords followed by a name or an index in a pointer.
-const KEYED: [&str; 10] = [
+pub(super) const KEYED: [&str; 10] = [
     "properties",
     "patternProperties",
     "dependentSchemas",
@@ -55,7 +55,7 @@ pub(crate) fn steps_in_place(rel: &str) -> (usize, bool) {
 }
 
 /// Keywords whose subschemas apply to the same value as their node.
-const IN_PLACE: [&str; 8] = [
+pub(super) const IN_PLACE: [&str; 8] = [
     "allOf",
     "anyOf",
     "oneOf",

@@ -178,9 +178,7 @@ fn compare_documents(
         // references loop in place means nothing to compare with
         let unguarded = [("old", old), ("new", new)]
             .into_iter()
-            .find_map(|(side, doc)| {
-                Some((side, crate::schema::recursion::unguarded_reference(doc)?))
-            });
+            .find_map(|(side, doc)| Some((side, super::recursion::unguarded_reference(doc)?)));
         if let Some((side, at)) = unguarded {
             let mut cx = Cx::new(old, new, dir, tool);
             let why = format!(

@@ -11,7 +11,6 @@ pub mod equiv;
 pub mod numeric;
 #[cfg(feature = "gate")] // `pattern` inclusion: the engine only
 pub mod pattern;
-pub mod recursion;
 pub mod refs;
 pub mod shape;
 pub mod types;

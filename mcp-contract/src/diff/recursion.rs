@@ -9,21 +9,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::refs::{resolve, REFERENCE_KEYWORDS};
-
-/// Keywords whose schemas apply to the value the node applies to.
-const IN_PLACE_LISTS: [&str; 3] = ["allOf", "anyOf", "oneOf"];
-const IN_PLACE_ONE: [&str; 4] = ["not", "if", "then", "else"];
-/// Keywords whose schemas apply to a part of the value.
-const DESCENDING_ONE: [&str; 7] = [
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "items",
-    "additionalItems",
-    "unevaluatedItems",
-    "contains",
-];
+use super::place::{DESCENDS, IN_PLACE, KEYED};
+use crate::schema::refs::{resolve, REFERENCE_KEYWORDS};
 
 /// Schema nodes one document may hold before the search stops (it then
 /// finds nothing, and the comparator's own limit on steps in place stays
@@ -45,7 +32,7 @@ type Found<'a> = (usize, [Option<Step<'a>>; 2]);
 /// place, if the document has one reachable from its root.
 pub fn unguarded_reference(doc: &Value) -> Option<String> {
     // (no reference, no cycle: most documents stop here)
-    if !super::refs::reaches_reference(doc, usize::MAX) {
+    if !crate::schema::refs::reaches_reference(doc, usize::MAX) {
         return None;
     }
     let id = |v: &Value| v as *const Value as usize;
@@ -140,25 +127,23 @@ fn children<'a>(doc: &'a Value, v: &'a Value) -> Vec<(&'a Value, [Option<Step<'a
     }
     for (k, child) in m {
         let key = k.as_str();
-        let here = IN_PLACE_LISTS.contains(&key)
-            || IN_PLACE_ONE.contains(&key)
-            || key == "dependentSchemas";
+        let here = IN_PLACE.contains(&key);
+        if !here && !DESCENDS.contains(&key) {
+            continue;
+        }
         match child {
-            Value::Array(a) if IN_PLACE_LISTS.contains(&key) || key == "prefixItems" => {
+            // (a keyword followed by a name or an index holds several)
+            Value::Array(a) if KEYED.contains(&key) => {
                 for (i, x) in a.iter().enumerate() {
                     out.push((x, [Some(Step::Key(key)), Some(Step::Index(i))], here));
                 }
             }
-            Value::Object(named)
-                if ["properties", "patternProperties", "dependentSchemas"].contains(&key) =>
-            {
+            Value::Object(named) if KEYED.contains(&key) => {
                 for (name, x) in named {
                     out.push((x, [Some(Step::Key(key)), Some(Step::Key(name))], here));
                 }
             }
-            _ if IN_PLACE_ONE.contains(&key) || DESCENDING_ONE.contains(&key) => {
-                out.push((child, [Some(Step::Key(key)), None], here));
-            }
+            _ if !KEYED.contains(&key) => out.push((child, [Some(Step::Key(key)), None], here)),
             _ => {}
         }
     }
