@@ -24,6 +24,18 @@ fn proven(changes: &mut [Change], old: &Surface, new: &Surface) {
     witness::attach_changes(changes, old, new, &witness::Options::default());
 }
 
+/// The changes from `old` to `new`, each with its witness searched.
+fn proven_diff(old: &Surface, new: &Surface) -> Vec<Change> {
+    let mut changes = diff_surfaces(old, new).changes;
+    proven(&mut changes, old, new);
+    changes
+}
+
+/// A surface read from its `tools/list` (or whole-surface) JSON.
+fn surface(v: Value) -> Surface {
+    mcp_contract::load::surface_from_value(&v, "test").unwrap()
+}
+
 fn removal_witness(changes: &[Change], field: &str) -> witness::Witness {
     let c = changes
         .iter()
@@ -37,8 +49,7 @@ fn removal_witness(changes: &[Change], field: &str) -> witness::Witness {
 fn removed_field_witness_sends_that_field() {
     let old = read_surface(&demo("tests/data/revision-1.lock")).unwrap();
     let new = read_surface(&demo("contracts/mcp-contract.lock")).unwrap();
-    let mut changes = diff_surfaces(&old, &new).changes;
-    proven(&mut changes, &old, &new);
+    let changes = proven_diff(&old, &new);
     let w = removal_witness(&changes, "note");
     assert_eq!(w.kind, WitnessKind::Ignored, "{w:?}");
     assert!(w.value.get("note").is_some(), "{w:?}");
@@ -81,8 +92,7 @@ fn removed_field_of_a_closed_object_is_rejected_because_of_it() {
     let new = tool(
         json!({"type": "object", "properties": {"a": {"type": "string"}, "c": {"type": "string"}}, "required": ["c"], "additionalProperties": false}),
     );
-    let mut changes = diff_surfaces(&old, &new).changes;
-    proven(&mut changes, &old, &new);
+    let changes = proven_diff(&old, &new);
     let w = removal_witness(&changes, "b");
     assert_eq!(w.kind, WitnessKind::Rejected, "{w:?}");
     assert!(w.value.get("b").is_some(), "{w:?}");
@@ -101,8 +111,7 @@ fn each_new_required_field_has_its_own_witness() {
     let surfaces = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/surfaces");
     let old = read_surface(&surfaces.join("search-v1.json")).unwrap();
     let new = read_surface(&surfaces.join("search-v2.json")).unwrap();
-    let mut changes = diff_surfaces(&old, &new).changes;
-    proven(&mut changes, &old, &new);
+    let changes = proven_diff(&old, &new);
     for (field, other) in [("region", "search_text"), ("search_text", "region")] {
         let c = changes
             .iter()
@@ -137,8 +146,7 @@ fn each_output_field_no_longer_required_has_its_own_witness() {
     let props = json!({"a": {"type": "string"}, "b": {"type": "string"}});
     let old = tool(json!({"type": "object", "properties": props, "required": ["a", "b"]}));
     let new = tool(json!({"type": "object", "properties": props}));
-    let mut changes = diff_surfaces(&old, &new).changes;
-    proven(&mut changes, &old, &new);
+    let changes = proven_diff(&old, &new);
     for (field, other) in [("a", "b"), ("b", "a")] {
         let c = changes
             .iter()
@@ -163,20 +171,15 @@ fn each_output_field_no_longer_required_has_its_own_witness() {
 #[test]
 fn members_removed_together_from_a_closed_object_each_have_a_witness() {
     let tool = |props: Value, required: Value| {
-        mcp_contract::load::surface_from_value(
-            &json!([{"name": "drag", "inputSchema": {"type": "object",
-                "properties": props, "required": required, "additionalProperties": false}}]),
-            "test",
-        )
-        .unwrap()
+        surface(json!([{"name": "drag", "inputSchema": {"type": "object",
+                "properties": props, "required": required, "additionalProperties": false}}]))
     };
     let old = tool(
         json!({"startRef": {"type": "string"}, "endRef": {"type": "string"}, "element": {"type": "string"}}),
         json!(["startRef", "endRef", "element"]),
     );
     let new = tool(json!({"element": {"type": "string"}}), json!(["element"]));
-    let mut changes = diff_surfaces(&old, &new).changes;
-    proven(&mut changes, &old, &new);
+    let changes = proven_diff(&old, &new);
     for field in ["startRef", "endRef"] {
         let w = removal_witness(&changes, field);
         assert_eq!(w.kind, WitnessKind::Rejected, "{w:?}");
@@ -188,15 +191,10 @@ fn members_removed_together_from_a_closed_object_each_have_a_witness() {
 /// removal is its own proof, never "unproven" for want of a tool.
 #[test]
 fn a_removed_prompt_or_resource_is_proven_by_the_listing() {
-    let old = mcp_contract::load::surface_from_value(
-        &json!({"tools": [], "prompts": [{"name": "greet"}],
-            "resources": [{"uri": "file:///a", "name": "a"}]}),
-        "test",
-    )
-    .unwrap();
-    let new = mcp_contract::load::surface_from_value(&json!({"tools": []}), "test").unwrap();
-    let mut changes = diff_surfaces(&old, &new).changes;
-    proven(&mut changes, &old, &new);
+    let old = surface(json!({"tools": [], "prompts": [{"name": "greet"}],
+            "resources": [{"uri": "file:///a", "name": "a"}]}));
+    let new = surface(json!({"tools": []}));
+    let changes = proven_diff(&old, &new);
     let removed: Vec<&Change> = changes
         .iter()
         .filter(|c| c.severity == Severity::Breaking)
@@ -218,17 +216,12 @@ fn a_removed_alternative_is_witnessed_by_its_own_value() {
             "required": ["type"], "additionalProperties": false})
     };
     let tool = |items: Value| {
-        mcp_contract::load::surface_from_value(
-            &json!([{"name": "scrape", "inputSchema": {"type": "object",
-                "properties": {"formats": {"type": "array", "items": items}}}}]),
-            "test",
-        )
-        .unwrap()
+        surface(json!([{"name": "scrape", "inputSchema": {"type": "object",
+                "properties": {"formats": {"type": "array", "items": items}}}}]))
     };
     let old = tool(json!({"anyOf": [{"type": "string"}, variant("json"), variant("screenshot")]}));
     let new = tool(json!({"type": "string"}));
-    let mut changes = diff_surfaces(&old, &new).changes;
-    proven(&mut changes, &old, &new);
+    let changes = proven_diff(&old, &new);
     for (i, tag) in [(1, "json"), (2, "screenshot")] {
         let c = changes
             .iter()
@@ -259,19 +252,14 @@ fn a_change_inside_an_alternative_is_witnessed_by_that_alternative() {
     };
     let tool = |tagged: bool| {
         let tag = |t: &'static str| tagged.then_some(t);
-        mcp_contract::load::surface_from_value(
-            &json!([{"name": "move", "inputSchema": {"type": "object",
+        surface(json!([{"name": "move", "inputSchema": {"type": "object",
                 "properties": {"parent": {"$ref": "#/$defs/Parent"}}, "required": ["parent"],
                 "$defs": {"Parent": {"oneOf": [variant("page_id", tag("page_id"), true),
                     variant("database_id", tag("database_id"), true),
-                    variant("workspace", tag("workspace"), false)]}}}}]),
-            "test",
-        )
-        .unwrap()
+                    variant("workspace", tag("workspace"), false)]}}}}]))
     };
     let (old, new) = (tool(false), tool(true));
-    let mut changes = diff_surfaces(&old, &new).changes;
-    proven(&mut changes, &old, &new);
+    let changes = proven_diff(&old, &new);
     for (i, key) in [(0, "page_id"), (1, "database_id")] {
         let at = format!("/parent/oneOf/{i}/properties/type/const");
         let c = changes
