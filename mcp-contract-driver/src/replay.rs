@@ -5,6 +5,11 @@
 //! fixtures whose `x-review` still lists placeholder arguments, are skipped,
 //! and the report says why. Point this at an isolated test instance: even a
 //! "safe" call runs the tool.
+//!
+//! The same loop runs the backward check ([`Expect::Refusal`]): the old
+//! contract's legacy calls must each get the structured refusal
+//! ([`mcp_contract::backward::judge`]) from the server built after a
+//! removal, whether or not it still publishes the tool.
 
 use std::path::PathBuf;
 
@@ -55,11 +60,21 @@ impl ReplayReport {
     }
 }
 
+/// What each answer is held to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// The outcome the fixture records; its tool must be published.
+    Recorded,
+    /// The structured refusal a stale call gets (the backward check).
+    Refusal,
+}
+
 /// Sends the safe fixtures through an initialized session.
 pub fn replay(
     session: &mut Session,
     published: &Surface,
     fixtures: &[Fixture],
+    expect: Expect,
 ) -> Result<ReplayReport, DriverError> {
     let mut entries = vec![];
     for f in fixtures {
@@ -80,7 +95,7 @@ pub fn replay(
             (Status::Skipped("not marked \"safe\": true".into()), None)
         } else if let Some(why) = review {
             (Status::Skipped(format!("marked safe, but {why}")), None)
-        } else if published.get(&f.tool).is_none() {
+        } else if expect == Expect::Recorded && published.get(&f.tool).is_none() {
             let missing = Mismatch {
                 field: "tool".into(),
                 expected: format!("`{}` to be published", f.tool),
@@ -89,7 +104,10 @@ pub fn replay(
             (Status::Failed(vec![missing]), None)
         } else {
             let outcome = session.call_tool(&f.tool, &f.arguments)?;
-            let mismatches = fixtures::compare(&f.expect, &outcome);
+            let mismatches = match expect {
+                Expect::Recorded => fixtures::compare(&f.expect, &outcome),
+                Expect::Refusal => mcp_contract::backward::judge(&outcome),
+            };
             let status = if mismatches.is_empty() {
                 Status::Passed
             } else {
@@ -112,6 +130,7 @@ pub fn replay_server(
     endpoint: impl Into<crate::endpoint::Endpoint>,
     options: &Options,
     fixtures: &[Fixture],
+    expect: Expect,
 ) -> Result<ReplayReport, DriverError> {
     let endpoint: crate::endpoint::Endpoint = endpoint.into();
     let mut session = Session::start(&endpoint, options)?;
@@ -124,7 +143,7 @@ pub fn replay_server(
             return Err(err);
         }
     };
-    let report = replay(&mut session, &published, fixtures)?;
+    let report = replay(&mut session, &published, fixtures, expect)?;
     session.close();
     Ok(report)
 }

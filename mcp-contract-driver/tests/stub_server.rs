@@ -218,7 +218,7 @@ fn a_fixture_still_listing_placeholders_for_review_is_not_sent() {
     }
     let all = fixtures::read_dir(&dir).unwrap();
     let (cmd, pids) = stub("ok");
-    let report = replay::replay_server(&cmd, &quick(), &all).unwrap();
+    let report = replay::replay_server(&cmd, &quick(), &all, replay::Expect::Recorded).unwrap();
     let why: Vec<String> = report
         .entries
         .iter()
@@ -276,7 +276,7 @@ fn replay_names_tool_fixture_and_field() {
     );
     let all = fixtures::read_dir(&dir).unwrap();
     let (cmd, pids) = stub("ok");
-    let report = replay::replay_server(&cmd, &quick(), &all).unwrap();
+    let report = replay::replay_server(&cmd, &quick(), &all, replay::Expect::Recorded).unwrap();
     let summary: Vec<(String, String, String)> = report
         .entries
         .iter()

@@ -25,6 +25,8 @@
 //! `gate` (the default).
 
 pub mod atomic;
+#[cfg(feature = "gate")]
+pub mod backward;
 pub mod canonical;
 #[cfg(feature = "gate")]
 pub mod check;

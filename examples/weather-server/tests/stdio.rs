@@ -13,7 +13,7 @@ use std::path::Path;
 
 use mcp_contract::fixtures;
 use mcp_contract::lockfile;
-use mcp_contract_driver::replay::{replay_server, Status};
+use mcp_contract_driver::replay::{replay_server, Expect, Status};
 use mcp_contract_driver::verify::verify;
 use mcp_contract_driver::{capture, Options, ServerCommand};
 use rmcp::model::CallToolRequestParams;
@@ -99,7 +99,13 @@ fn wrapped_server_verifies_and_replays() {
     assert!(v.identical(), "published != locked: {:?}", v.differing);
     let fixtures = fixtures::read_dir(&contracts().join("fixtures")).unwrap();
     assert_eq!(fixtures.len(), 3);
-    let report = replay_server(command(false), &Options::default(), &fixtures).unwrap();
+    let report = replay_server(
+        command(false),
+        &Options::default(),
+        &fixtures,
+        Expect::Recorded,
+    )
+    .unwrap();
     assert_eq!((report.passed(), report.failed()), (3, 0), "{report:?}");
 }
 
@@ -122,7 +128,13 @@ fn without_the_wrapper_verify_and_replay_fail_naming_the_field() {
     );
 
     let fixtures = fixtures::read_dir(&contracts().join("fixtures")).unwrap();
-    let report = replay_server(command(true), &Options::default(), &fixtures).unwrap();
+    let report = replay_server(
+        command(true),
+        &Options::default(),
+        &fixtures,
+        Expect::Recorded,
+    )
+    .unwrap();
     let failed: Vec<String> = report
         .entries
         .iter()

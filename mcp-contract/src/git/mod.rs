@@ -165,6 +165,25 @@ impl Repo {
             .unwrap_or_else(|_| commit.chars().take(7).collect())
     }
 
+    /// The paths of the files under directory `rel_dir` at `commit`
+    /// (recursively, `/`-separated from the work tree root); none when the
+    /// directory does not exist there.
+    pub fn files_at(&self, commit: &str, rel_dir: &str) -> Result<Vec<String>, InputError> {
+        let out = self.git(["ls-tree", "-r", "-z", "--name-only", commit, "--", rel_dir])?;
+        if !out.ok {
+            return Err(git_failed(
+                &format!("ls-tree -r {commit} -- {rel_dir}"),
+                &out.stderr,
+            ));
+        }
+        Ok(out
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .collect())
+    }
+
     /// The file's bytes at `commit`, or `None` when it does not exist there.
     pub fn read_at(&self, commit: &str, rel_path: &str) -> Result<Option<Vec<u8>>, InputError> {
         let mut reader = BlobReader::start(self)?;
