@@ -31,6 +31,7 @@ pub mod canonical;
 #[cfg(feature = "gate")]
 pub mod check;
 pub mod confine;
+pub mod date;
 #[cfg(feature = "gate")]
 pub mod diff;
 pub mod error;
@@ -62,7 +63,6 @@ pub mod segments;
 #[cfg(feature = "gate")]
 pub mod selftest;
 pub mod suggest;
-#[cfg(feature = "gate")]
 pub mod usage;
 pub mod witness;
 

@@ -68,7 +68,7 @@
 //! ([`parse`]); the check adds entries that match nothing in the diff and
 //! removal dates that have passed (warnings; errors under `--strict`).
 
-mod date;
+use crate::date;
 mod model;
 mod parse;
 mod suggest;

@@ -81,7 +81,7 @@ pub fn merge(files: &[(String, Evidence)]) -> Result<Evidence, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::migrations::Date;
+    use crate::date::Date;
     use crate::usage::model::{run_text, Key};
 
     fn d(s: &str) -> Date {

@@ -26,12 +26,14 @@
 //! runtime layer's counter exported as Prometheus text, and [`clears`]
 //! decides whether evidence meets a record's typed removal condition.
 
+#[cfg(feature = "gate")]
 mod decide;
 mod merge;
 mod model;
 pub mod prometheus;
 mod read;
 
+#[cfg(feature = "gate")]
 pub use decide::{clears, Caller, Decision};
 pub use merge::merge;
 pub use model::{rows, run_text, runs, Evidence, Key, Row, FORMAT, MAX_DAYS, VERSION};

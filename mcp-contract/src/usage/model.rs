@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
 
-use crate::migrations::Date;
+use crate::date::Date;
 
 /// The `format` tag of an evidence file.
 pub const FORMAT: &str = "mcp-contract-usage";

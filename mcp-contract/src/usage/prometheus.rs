@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::model::{Evidence, Key, MAX_DAYS};
 use crate::error::InputError;
-use crate::migrations::Date;
+use crate::date::Date;
 
 /// The counter the runtime layer's hits are exported as.
 pub const METRIC: &str = "mcp_contract_compat_hits_total";

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::model::{Evidence, Key, FORMAT, MAX_DAYS, VERSION};
 use crate::error::InputError;
-use crate::migrations::Date;
+use crate::date::Date;
 
 const ROOT_KEYS: &[&str] = &["format", "version", "range", "no_data", "hits"];
 const RANGE_KEYS: &[&str] = &["from", "to"];
