@@ -9,7 +9,7 @@ use mcp_contract::runtime::plan::{
     Alias, CompatPlan, Reserved, RetiredTool, ServerDefault, ToolDeprecation, ToolPlan,
 };
 use mcp_contract::runtime::{
-    Compat, DeprecationHook, ErrorCode, HitCounter, Prepared, StaleCall, Usage,
+    Caller, Compat, DeprecationHook, ErrorCode, HitCounter, Prepared, StaleCall, Usage,
 };
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -255,7 +255,7 @@ fn error_codes_are_the_documented_strings() {
 struct Capture(Mutex<Vec<(String, Usage)>>);
 
 impl DeprecationHook for Capture {
-    fn record(&self, tool: &str, usage: &Usage) {
+    fn record(&self, tool: &str, usage: &Usage, _caller: &Caller<'_>) {
         self.0
             .lock()
             .unwrap()

@@ -10,5 +10,6 @@ pub mod revision;
 pub mod server;
 pub mod telemetry;
 pub mod tools;
+pub mod usage;
 
 pub use server::DemoServer;

@@ -10,7 +10,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use mcp_contract::runtime::Compat;
+use mcp_contract::runtime::{Compat, DeprecationHook};
 use mcp_contract::LockedTool;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -89,6 +89,13 @@ impl DemoServer {
             reports: AtomicU64::new(0),
             pinned: revision::pinned_tools(),
         }
+    }
+
+    /// Reports every compatibility path taken to `hook` too (the usage
+    /// recorder, see [`crate::usage`]).
+    pub fn with_hook(mut self, hook: Arc<dyn DeprecationHook>) -> Self {
+        self.compat = self.compat.with_hook(hook);
+        self
     }
 
     /// Deprecation counters so far (tool, usage key, hits).
@@ -220,7 +227,8 @@ impl ServerHandler for DemoServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // Validation and normalization happen here, before any handler runs.
-        if let Some(rejected) = self.compat.prepare_rmcp(&mut request) {
+        // The caller is the client as it named itself in `initialize`.
+        if let Some(rejected) = self.compat.prepare_rmcp(&mut request, &context) {
             return Ok(rejected.into());
         }
         self.router

@@ -1,13 +1,14 @@
 //! The demo's deprecation telemetry: counts every compatibility path taken
 //! (per tool and deprecated field, default or version), and when
 //! `DEMO_SERVER_DEPRECATION_LOG` names a file, appends one line per hit:
-//! `{"tool": "...", "usage": "field:query"}`. Names only; argument values
-//! never reach the hook.
+//! `{"tool": "...", "usage": "field:query", "client": "name/version"}`.
+//! Names only; argument values never reach the hook. (Usage evidence per
+//! client and day: [`crate::usage`].)
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use mcp_contract::runtime::{DeprecationHook, HitCounter, Usage};
+use mcp_contract::runtime::{Caller, DeprecationHook, HitCounter, Usage};
 
 /// The environment variable naming the deprecation log.
 pub const DEPRECATION_LOG_ENV: &str = "DEMO_SERVER_DEPRECATION_LOG";
@@ -31,10 +32,14 @@ impl DemoTelemetry {
 }
 
 impl DeprecationHook for DemoTelemetry {
-    fn record(&self, tool: &str, usage: &Usage) {
-        self.counter.record(tool, usage);
+    fn record(&self, tool: &str, usage: &Usage, caller: &Caller<'_>) {
+        self.counter.record(tool, usage, caller);
         if let Some(path) = &self.log {
-            let line = serde_json::json!({ "tool": tool, "usage": usage.key() });
+            let line = serde_json::json!({
+                "tool": tool,
+                "usage": usage.key(),
+                "client": caller.client_key().to_string(),
+            });
             let _ = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)

@@ -128,7 +128,7 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(rejected) = self.contract.compat().prepare_rmcp(&mut request) {
+        if let Some(rejected) = self.contract.compat().prepare_rmcp(&mut request, &context) {
             return Ok(rejected.into());
         }
         self.inner.call_tool(request, context).await

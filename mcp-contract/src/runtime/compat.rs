@@ -1,13 +1,17 @@
 //! [`Compat`]: the runtime layer a server puts in front of its handlers. It
 //! holds the plan the build step generated (so it cannot disagree with the
-//! published schema) and an optional [`DeprecationHook`], and turns each
+//! published schema) and the [`DeprecationHook`]s to tell, and turns each
 //! incoming call into either the normalized arguments the handler reads or
-//! a [`StaleCall`] to answer with, before any handler code runs.
+//! a [`StaleCall`] to answer with, before any handler code runs. Every
+//! compatibility path taken goes to each hook and is a `tracing` event
+//! ([`events`](super::events)), with the [`Caller`] that took it.
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::caller::Caller;
+use super::events;
 use super::normalize::quoted;
 use super::plan::CompatPlan;
 use super::stale::{ErrorCode, StaleCall, NOTHING_EXECUTED};
@@ -18,14 +22,14 @@ use crate::error::InputError;
 #[derive(Clone)]
 pub struct Compat {
     plan: Arc<CompatPlan>,
-    hook: Option<Arc<dyn DeprecationHook>>,
+    hooks: Vec<Arc<dyn DeprecationHook>>,
 }
 
 impl std::fmt::Debug for Compat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Compat")
             .field("plan", &self.plan)
-            .field("hook", &self.hook.is_some())
+            .field("hooks", &self.hooks.len())
             .finish()
     }
 }
@@ -43,7 +47,7 @@ impl Compat {
     pub fn new(plan: CompatPlan) -> Self {
         Compat {
             plan: Arc::new(plan),
-            hook: None,
+            hooks: vec![],
         }
     }
 
@@ -55,9 +59,10 @@ impl Compat {
         })
     }
 
-    /// Reports every compatibility path taken to `hook`.
+    /// Reports every compatibility path taken to `hook` too (each hook
+    /// added is told, in the order added).
     pub fn with_hook(mut self, hook: Arc<dyn DeprecationHook>) -> Self {
-        self.hook = Some(hook);
+        self.hooks.push(hook);
         self
     }
 
@@ -70,10 +75,22 @@ impl Compat {
         &self.plan.revision
     }
 
-    /// Decides what to do with a call to `tool` with `arguments`. A tool the
-    /// plan does not know (and that is not retired) passes through
-    /// unchanged: the server's router answers for it.
+    /// Decides what to do with a call to `tool` with `arguments` from a
+    /// caller that is not known ([`Caller::UNKNOWN`]); see
+    /// [`prepare_for`](Self::prepare_for).
     pub fn prepare(&self, tool: &str, arguments: Option<Map<String, Value>>) -> Prepared {
+        self.prepare_for(tool, arguments, &Caller::UNKNOWN)
+    }
+
+    /// Decides what to do with a call to `tool` with `arguments` from
+    /// `caller`. A tool the plan does not know (and that is not retired)
+    /// passes through unchanged: the server's router answers for it.
+    pub fn prepare_for(
+        &self,
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        caller: &Caller<'_>,
+    ) -> Prepared {
         let outcome = if let Some(retired) = self.plan.retired.get(tool) {
             let mut message = format!("Tool `{tool}` is no longer served");
             if let Some(note) = &retired.note {
@@ -97,7 +114,7 @@ impl Compat {
             plan.normalize(tool, arguments, &self.plan.revision)
                 .map(|n| {
                     for u in &n.usages {
-                        self.record(tool, u);
+                        self.record(tool, u, caller);
                     }
                     n.arguments
                 })
@@ -107,15 +124,16 @@ impl Compat {
         match outcome {
             Ok(args) => Prepared::Call(args),
             Err(stale) => {
-                self.record(tool, &Usage::Rejected { code: stale.code });
+                self.record(tool, &Usage::Rejected { code: stale.code }, caller);
                 Prepared::Reject(*stale)
             }
         }
     }
 
-    fn record(&self, tool: &str, usage: &Usage) {
-        if let Some(h) = &self.hook {
-            h.record(tool, usage);
+    fn record(&self, tool: &str, usage: &Usage, caller: &Caller<'_>) {
+        events::emit(tool, usage, caller);
+        for h in &self.hooks {
+            h.record(tool, usage, caller);
         }
     }
 

@@ -21,14 +21,23 @@
 //!
 //! Everything here is pure logic on `serde_json` values, usable without
 //! rmcp; [`rmcp`](mod@self::rmcp) (feature `rmcp`) adapts it to an rmcp
-//! `ServerHandler`. Error shape: see [`stale`]. Telemetry: see [`telemetry`].
+//! `ServerHandler`. Error shape: see [`stale`]. Telemetry: see [`telemetry`]
+//! (the hooks), [`events`] (the `tracing` events), [`recorder`] (usage
+//! evidence written by the server itself) and `otel` (feature `otel`);
+//! `docs/telemetry.md` puts them together.
 
+pub mod caller;
+pub mod clock;
 pub mod compat;
+pub mod events;
 #[cfg(feature = "validate")]
 pub mod fixture_check;
 pub mod names;
 pub mod normalize;
+#[cfg(feature = "otel")]
+pub mod otel;
 pub mod plan;
+pub mod recorder;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 #[cfg(feature = "gate")]
@@ -36,9 +45,14 @@ pub mod served;
 pub mod stale;
 pub mod telemetry;
 
+pub use caller::Caller;
+pub use clock::{Clock, ManualClock, SystemClock};
 pub use compat::{Compat, Prepared};
 pub use normalize::Normalized;
+#[cfg(feature = "otel")]
+pub use otel::OtelHook;
 pub use plan::{CompatPlan, ToolPlan};
+pub use recorder::{FlushThread, UsageRecorder};
 pub use stale::{ErrorCode, RequiredAction, StaleCall};
 pub use telemetry::{DeprecationHook, HitCounter, Usage};
 

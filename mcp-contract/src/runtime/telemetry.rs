@@ -1,15 +1,26 @@
 //! Deprecation telemetry: every time the runtime layer keeps an old caller
 //! working (a deprecated argument name, a server-applied default, a call to
-//! an old major version) or turns one away, it tells a [`DeprecationHook`].
-//! That is how a team learns when "no calls using `query` for 30 days" is
-//! true. A [`Usage`] carries tool and argument *names* only: argument values
-//! never reach the hook.
+//! an old major version) or turns one away, it tells a [`DeprecationHook`],
+//! with the [`Caller`] that took the path. That is how a team learns when
+//! "no calls using `query` for 30 days" is true, and which client still
+//! calls when it is not. A [`Usage`] and a [`Caller`] carry *names* only
+//! (tool, argument, client): argument values never reach a hook.
 //!
-//! [`HitCounter`] is the built-in hook: one counter per tool and usage.
+//! The hooks this crate ships:
+//! - [`HitCounter`]: one in-memory counter per tool and usage (no client);
+//! - [`UsageRecorder`](super::recorder::UsageRecorder): counts per tool,
+//!   path, client and day, written to a usage-evidence file and served as
+//!   Prometheus text;
+//! - `OtelHook` (feature `otel`): an OpenTelemetry counter.
+//!
+//! Independently of any hook, every path taken is a `tracing` event
+//! ([`events`](super::events)).
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::Mutex;
 
+use super::caller::Caller;
 use super::stale::ErrorCode;
 
 /// One compatibility path taken by one call.
@@ -28,23 +39,31 @@ pub enum Usage {
 impl Usage {
     /// A stable key for counters and logs: `field:query`, `default:currency`,
     /// `tool:send_report_v2`, `rejected:RESERVED_FIELD`.
+    /// The same text is the `Display` of a `Usage`.
     pub fn key(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Usage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Usage::DeprecatedField { from, .. } => format!("field:{from}"),
-            Usage::DefaultApplied { field } => format!("default:{field}"),
-            Usage::DeprecatedTool { replacement } => format!("tool:{replacement}"),
-            Usage::Rejected { code } => format!("rejected:{}", code.as_str()),
+            Usage::DeprecatedField { from, .. } => write!(f, "field:{from}"),
+            Usage::DefaultApplied { field } => write!(f, "default:{field}"),
+            Usage::DeprecatedTool { replacement } => write!(f, "tool:{replacement}"),
+            Usage::Rejected { code } => write!(f, "rejected:{}", code.as_str()),
         }
     }
 }
 
-/// Receives every compatibility path taken. Implementations must be cheap
-/// and must not fail: they run on the request path.
+/// Receives every compatibility path taken, with who took it.
+/// Implementations must be cheap and must not fail: they run on the
+/// request path.
 pub trait DeprecationHook: Send + Sync {
-    fn record(&self, tool: &str, usage: &Usage);
+    fn record(&self, tool: &str, usage: &Usage, caller: &Caller<'_>);
 }
 
-/// Counts hits per `(tool, usage key)`.
+/// Counts hits per `(tool, usage key)`, for every caller together.
 #[derive(Debug, Default)]
 pub struct HitCounter {
     counts: Mutex<BTreeMap<(String, String), u64>>,
@@ -78,7 +97,7 @@ impl HitCounter {
 }
 
 impl DeprecationHook for HitCounter {
-    fn record(&self, tool: &str, usage: &Usage) {
+    fn record(&self, tool: &str, usage: &Usage, _caller: &Caller<'_>) {
         *self
             .lock()
             .entry((tool.to_string(), usage.key()))

@@ -23,15 +23,23 @@
 //!
 //! [`read`] validates one file, [`merge`] joins several (oldest first, no
 //! day counted twice), [`prometheus::import`] builds evidence from the
-//! runtime layer's counter exported as Prometheus text, and [`clears`]
-//! decides whether evidence meets a record's typed removal condition.
+//! runtime layer's counter exported as Prometheus text, and `clears`
+//! (feature `gate`) decides whether evidence meets a record's typed removal
+//! condition.
+//!
+//! Written by a server itself (no `gate` needed): [`write::update`] adds a
+//! recorder's counts and covered days to a file (what
+//! [`UsageRecorder`](crate::runtime::recorder::UsageRecorder) flushes), and
+//! [`expose::exposition`] serves the same counts as Prometheus text.
 
 #[cfg(feature = "gate")]
 mod decide;
+pub mod expose;
 mod merge;
 mod model;
 pub mod prometheus;
 mod read;
+pub mod write;
 
 #[cfg(feature = "gate")]
 pub use decide::{clears, Caller, Decision};
