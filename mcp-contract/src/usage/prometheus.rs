@@ -17,8 +17,13 @@
 //! - per series (full label set), samples are taken in time order; the
 //!   increase between two samples is the difference, or the later value
 //!   when the counter went down (a restart counts from zero again), and is
-//!   booked on the later sample's day (UTC). The first sample of a series is
-//!   its baseline: what it counted before is not in the window.
+//!   booked on the later sample's day (UTC). The first sample of a series
+//!   present at its target's first scrape is its baseline: what it counted
+//!   before is not in the window. A series that appears later (a client's
+//!   first call of the path, a restarted process) started from zero inside
+//!   the window, so its first value is booked on its first day. The target
+//!   is what the labels other than `tool`, `path` and `client` name
+//!   (`instance`, `job`; none: one target).
 //! - the range runs from the first to the last sample's day; a day without
 //!   any sample of the metric is a gap (`no_data`), never a zero.
 //!
@@ -28,8 +33,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::model::{Evidence, Key, MAX_DAYS};
-use crate::error::InputError;
 use crate::date::Date;
+use crate::error::InputError;
 
 /// The counter the runtime layer's hits are exported as.
 pub const METRIC: &str = "mcp_contract_compat_hits_total";
@@ -97,9 +102,17 @@ pub fn import(text: &str, file: &str) -> Result<Evidence, InputError> {
     let sampled: BTreeSet<Date> = series.values().flatten().map(|s| day_of(s.ms)).collect();
     let mut e = Evidence::empty(from, to);
     e.no_data = e.days().filter(|d| !sampled.contains(d)).collect();
+    let mut first_scrape: BTreeMap<Labels, i64> = BTreeMap::new();
+    for (labels, samples) in &series {
+        let at = first_scrape.entry(target_of(labels)).or_insert(i64::MAX);
+        *at = samples.iter().map(|s| s.ms).fold(*at, i64::min);
+    }
     for (labels, samples) in &mut series {
         let key = key_of(labels, samples[0].line, file)?;
         samples.sort_by_key(|s| (s.ms, s.line));
+        if samples[0].ms > first_scrape[&target_of(labels)] {
+            e.add(key.clone(), day_of(samples[0].ms), samples[0].value);
+        }
         for pair in samples.windows(2) {
             let (a, b) = (&pair[0], &pair[1]);
             if a.ms == b.ms {
@@ -134,6 +147,15 @@ fn at(file: &str, line: usize, column: usize, msg: String) -> InputError {
 
 fn day_of(ms: i64) -> Date {
     Date::from_unix_days(ms.div_euclid(MS_PER_DAY))
+}
+
+/// The labels that name the scraped target: all but the key's.
+fn target_of(labels: &Labels) -> Labels {
+    labels
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "tool" | "path" | "client"))
+        .cloned()
+        .collect()
 }
 
 fn key_of(labels: &Labels, line: usize, file: &str) -> Result<Key, InputError> {
@@ -322,6 +344,7 @@ mod tests {
         text += &line("a", 7, T0 + 3_600_000); // +2 on day 0
         text += &line("a", 1, T0 + DAY); // reset: +1 on day 1
         text += &line("a", 4, T0 + 3 * DAY); // +3 on day 3; day 2 has no sample
+        text += &line("b", 9, T0); // present at the first scrape: a baseline
         text += &line("b", 9, T0 + DAY);
         text += &line("b", 9, T0 + 3 * DAY);
         let e = import(&text, "p.txt").unwrap();
@@ -343,6 +366,34 @@ mod tests {
             ),
             ("a", 6, "2025-12-06".to_string())
         );
+    }
+
+    #[test]
+    fn a_series_that_appears_after_its_targets_first_scrape_starts_from_zero() {
+        let text = [
+            format!("{METRIC}{{instance=\"x\",tool=\"t\",path=\"p\",client=\"old\"}} 7 {T0}"),
+            // instance y's first scrape is later: its series' history is unknown
+            format!(
+                "{METRIC}{{instance=\"y\",tool=\"t\",path=\"p\",client=\"old\"}} 9 {}",
+                T0 + DAY
+            ),
+            // a client x had not seen at its first scrape: all its calls are new
+            format!(
+                "{METRIC}{{instance=\"x\",tool=\"t\",path=\"p\",client=\"new\"}} 5 {}",
+                T0 + DAY
+            ),
+            format!(
+                "{METRIC}{{instance=\"x\",tool=\"t\",path=\"p\",client=\"new\"}} 6 {}",
+                T0 + 2 * DAY
+            ),
+        ]
+        .join("\n");
+        let e = import(&text, "p").unwrap();
+        let r = rows(&e);
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].key.client, "new");
+        assert_eq!(r[0].total, 6);
+        assert_eq!(e.hits[&r[0].key].len(), 2, "5 on day 1, 1 on day 2");
     }
 
     #[test]
