@@ -7,8 +7,9 @@ use serde_json::{json, Value};
 use super::attrs::{
     insert, ContainerAttrs, FieldAttrs, SerdeDefault, TagType, VariantAttrs, WithAttr,
 };
-use super::error::{PResult, Problem};
+use super::error::{Hatch, PResult, Problem};
 use super::gen::{Adt, Gen, Ty};
+use super::hand_impl::Hand;
 use super::helpers::{
     allow_unknown_properties, apply_internal_tag, flatten, flatten_field_schema, insert_property,
 };
@@ -44,18 +45,6 @@ struct VariantInfo<'a> {
     attrs: VariantAttrs,
     fields: Vec<FieldInfo<'a>>,
     style: Style,
-}
-
-fn schema_with_problem(what: &str, f: &str) -> Problem {
-    Problem::new(
-        what,
-        format!("`schema_with = \"{f}\"` runs a function at run time; its result cannot be known from source"),
-    )
-    .with_help(format!(
-        "replace it with `#[schemars(with = \"SomeType\")]`, or give the schema verbatim with {} or {}",
-        super::error::field_override_help(),
-        super::error::type_override_help()
-    ))
 }
 
 impl<'a> Gen<'a> {
@@ -102,8 +91,9 @@ impl<'a> Gen<'a> {
                 self.resolve_str(t, scope, || self.ix.line_in(&scope.file, f.field))
             }
             Some(WithAttr::Function(func)) => {
-                Err(schema_with_problem(&type_text(&f.field.ty), func)
-                    .at(&scope.file, self.ix.line_in(&scope.file, f.field)))
+                self.schema_with(func, &type_text(&f.field.ty), scope, || {
+                    self.ix.line_in(&scope.file, f.field)
+                })
             }
             None => self.resolve(&f.field.ty, scope),
         }
@@ -186,16 +176,10 @@ impl<'a> Gen<'a> {
                 .line_in(self.ix.file_of(&adt.loc), self.adt_ident_token(adt))
         };
         let what = self.adt_ident(adt);
-        if ix.trait_impl(&adt.loc, "JsonSchema").is_some() {
-            return Err(Problem::new(
-                &what,
-                "the type implements `JsonSchema` by hand; that code cannot be run from source",
-            )
-            .with_help(format!(
-                "derive `JsonSchema` instead, or give the schema verbatim with {}",
-                super::error::type_override_help()
-            ))
-            .at(&scope.file, ident_line()));
+        match self.hand_impl(&adt.loc)? {
+            Some(Hand::Literal(literal)) => return Ok(literal.schema.clone()),
+            Some(Hand::Delegate(ty)) => return self.json_schema(&ty),
+            None => {}
         }
         if let syn::Item::Enum(e) = item {
             if super::defaults::derives(&e.attrs, "JsonSchema_repr") {
@@ -212,7 +196,8 @@ impl<'a> Gen<'a> {
                     self.json_schema(&ty)?
                 }
                 WithAttr::Function(f) => {
-                    return Err(schema_with_problem(&what, f).at(&scope.file, ident_line()))
+                    let ty = self.schema_with(f, &what, &scope, ident_line)?;
+                    self.json_schema(&ty)?
                 }
             }
         } else if let Some(field) = self.transparent_field(item, &attrs, &scope)? {
@@ -440,10 +425,10 @@ impl<'a> Gen<'a> {
                 type_text(&f.field.ty),
                 "the field's default is written with `serialize_with`/`with`, which cannot be run from source",
             )
-            .with_help(format!(
-                "give the field's schema verbatim with {}",
-                super::error::field_override_help()
-            ))));
+            .with_escape(
+                "write the default without `serialize_with`/`with`",
+                Hatch::Field,
+            )));
         }
         let value = match &f.attrs.default {
             SerdeDefault::None => {
@@ -614,10 +599,12 @@ impl<'a> Gen<'a> {
                     self.ix.line_in(&scope.file, &v.variant.ident)
                 })?))
             }
-            Some(WithAttr::Function(f)) => {
-                Err(schema_with_problem(&v.variant.ident.to_string(), f)
-                    .at(&scope.file, self.ix.line_in(&scope.file, &v.variant.ident)))
-            }
+            Some(WithAttr::Function(f)) => Ok(Some(self.schema_with(
+                f,
+                &v.variant.ident.to_string(),
+                scope,
+                || self.ix.line_in(&scope.file, &v.variant.ident),
+            )?)),
         }
     }
 

@@ -11,17 +11,17 @@ use syn::{Expr, Lit, Token};
 
 use super::attrs::TagType;
 use super::builtin::Prim;
-use super::error::{field_override_help, PResult, Problem};
+use super::error::{Hatch, PResult, Problem};
 use super::gen::{Adt, Gen, Ty};
 use super::index::{ItemLoc, Ns, Target};
 use super::resolve::{type_text, Scope};
 
 fn cannot(expr: &impl quote::ToTokens, why: &str) -> Problem {
-    Problem::new(type_text(expr), format!("cannot compute this value from source: {why}")).with_help(format!(
+    Problem::new(type_text(expr), format!("cannot compute this value from source: {why}")).with_escape(
         "use a literal or a simple constructor (`\"text\".to_string()`, `vec![..]`, `Some(..)`, a `const`, \
-         a function whose body is one such expression), or give the field's schema verbatim with {}",
-        field_override_help()
-    ))
+         a function whose body is one such expression)",
+        Hatch::Field,
+    )
 }
 
 /// Whether `#[derive(..)]` on `attrs` lists a derive whose last segment is `name`.
@@ -74,7 +74,7 @@ impl Gen<'_> {
     /// Whether the type implements `Serialize` (schemars only emits `default` then).
     pub(crate) fn is_serialize(&self, ty: &Ty) -> PResult<bool> {
         Ok(match ty {
-            Ty::Prim(_) | Ty::Override(_) => true,
+            Ty::Prim(_) | Ty::Override(_) | Ty::Literal(_) => true,
             Ty::Option(t)
             | Ty::Seq(t)
             | Ty::Set(t)
@@ -158,7 +158,12 @@ impl Gen<'_> {
                 }
                 _ => unreachable!("an Adt is a struct or an enum"),
             },
-            Ty::Result(..) | Ty::Range(_) | Ty::Bound(_) | Ty::Either(..) | Ty::Override(_) => {
+            Ty::Result(..)
+            | Ty::Range(_)
+            | Ty::Bound(_)
+            | Ty::Either(..)
+            | Ty::Override(_)
+            | Ty::Literal(_) => {
                 return Err(Problem::new(
                     self.schema_name(ty)?,
                     "this type has no `Default` value",
@@ -235,12 +240,11 @@ impl Gen<'_> {
         }
         let problem = || {
             Problem::new(path, "the `skip_serializing_if` predicate cannot be run from source")
-                .with_help(format!(
+                .with_escape(
                     "use `Option::is_none`, `Vec::is_empty`, `String::is_empty`, `std::ops::Not::not` or a \
-                     one-expression function such as `fn is_false(b: &bool) -> bool {{ !*b }}`, \
-                     or give the field's schema verbatim with {}",
-                    field_override_help()
-                ))
+                     one-expression function such as `fn is_false(b: &bool) -> bool { !*b }`",
+                    Hatch::Field,
+                )
         };
         let segs: Vec<String> = path.split("::").map(|s| s.trim().to_string()).collect();
         let Some(Target::Local(loc)) = self.ix.resolve(&scope.module, &segs, Ns::Value) else {
@@ -485,7 +489,7 @@ impl Gen<'_> {
                     Target::External(_) => return None,
                 }
             };
-            let imp = self.ix.inherent_fn(&target_loc, name)?;
+            let imp = self.ix.inherent_fn(&target_loc, name, 0)?.0;
             let adt_scope = match self_adt {
                 Some(a) if a.loc == target_loc => self.adt_scope(a).ok()?,
                 _ => Scope::new(&target_loc.module, self.ix.file_of(&target_loc)),

@@ -57,6 +57,7 @@ fn walk(
                 line: 0,
                 message: format!("the crate has more than {MAX_FILES} module files"),
                 help: "give the type's JSON Schema verbatim (see the escape hatches)".into(),
+                escape: None,
             });
         }
         if lenient && !path.is_file() {
@@ -68,6 +69,7 @@ fn walk(
             line: 0,
             message: format!("cannot read the module file: {e}"),
             help: "check the `mod` declaration and the file name".into(),
+            escape: None,
         })?;
         let file = Source::parse(text).map_err(|e| DeriveError {
             type_name: module_name(&module),
@@ -78,6 +80,7 @@ fn walk(
                 e.pos.column + 1
             ),
             help: "fix the syntax error (`cargo check` shows it too)".into(),
+            escape: None,
         })?;
         let dir = children_dir(&path, is_mod_rs);
         let mut found = Vec::new();
@@ -245,6 +248,7 @@ fn collect_mod_decls(
                         nested.display()
                     ),
                     help: "create the file or fix the `mod` declaration".into(),
+                    escape: None,
                 });
             }
         };

@@ -35,6 +35,20 @@ pub(crate) enum Ty {
     Adt(Adt),
     /// A schema given verbatim with `#[mcp_contract(schema = "...")]` on a field.
     Override(Box<Value>),
+    /// The type schemars makes of a `#[schemars(schema_with = "f")]`
+    /// function whose result is a literal (see [`super::schema_with`]).
+    Literal(Box<Literal>),
+}
+
+/// A schema read from a JSON literal in source ([`super::literal`]), with
+/// what schemars' other `JsonSchema` methods return for it: a
+/// `schema_with` function's, or a hand-written `impl JsonSchema`'s.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Literal {
+    pub name: String,
+    pub id: String,
+    pub inline: bool,
+    pub schema: Value,
 }
 
 /// A struct or enum of the crate, with its generic arguments.
@@ -55,6 +69,8 @@ pub(crate) struct Gen<'a> {
     pub(crate) resolve_depth: std::cell::Cell<usize>,
     pub(crate) attrs_cache:
         std::cell::RefCell<HashMap<ItemLoc, std::rc::Rc<super::attrs::ContainerAttrs>>>,
+    /// What each hand-written `impl JsonSchema` read gives (see [`super::hand_impl`]).
+    pub(crate) hand_cache: std::cell::RefCell<HashMap<ItemLoc, super::hand_impl::Read>>,
 }
 
 /// How deep generation may nest before we call it a cycle schemars would
@@ -73,6 +89,7 @@ impl<'a> Gen<'a> {
             depth: 0,
             resolve_depth: std::cell::Cell::new(0),
             attrs_cache: Default::default(),
+            hand_cache: Default::default(),
         }
     }
 
@@ -111,6 +128,7 @@ impl<'a> Gen<'a> {
             Ty::Prim(p) => p.inline(),
             Ty::Result(..) | Ty::Range(_) | Ty::Bound(_) => false,
             Ty::Adt(adt) => self.adt_inline(adt)?,
+            Ty::Literal(l) => l.inline,
             _ => true,
         })
     }
@@ -145,6 +163,9 @@ impl<'a> Gen<'a> {
             ),
             Ty::BoundedSeq(t, n) => format!("Array_up_to_size_{n}_of_{}", self.schema_name(t)?),
             Ty::Adt(adt) => {
+                if let Some(literal) = self.hand_literal(adt) {
+                    return Ok(literal.id.clone());
+                }
                 let mut id = format!("{}::{}", adt.loc.module.join("::"), self.adt_ident(adt));
                 if !adt.args.is_empty() {
                     let ids: PResult<Vec<String>> =
@@ -154,6 +175,7 @@ impl<'a> Gen<'a> {
                 id
             }
             Ty::Override(v) => format!("override:{v}"),
+            Ty::Literal(l) => l.id.clone(),
         })
     }
 
@@ -196,6 +218,7 @@ impl<'a> Gen<'a> {
             Ty::BoundedSeq(t, n) => format!("Array_up_to_size_{n}_of_{}", self.schema_name(t)?),
             Ty::Adt(adt) => self.adt_name(adt)?,
             Ty::Override(_) => "Schema".into(),
+            Ty::Literal(l) => l.name.clone(),
         })
     }
 
@@ -303,6 +326,7 @@ impl<'a> Gen<'a> {
             }
             Ty::Adt(adt) => self.adt_schema(adt)?,
             Ty::Override(v) => (**v).clone(),
+            Ty::Literal(l) => l.schema.clone(),
         })
     }
 

@@ -479,8 +479,14 @@ impl TypeIndex {
         })
     }
 
-    /// `impl X { fn name() -> .. }`: a zero-argument inherent function of `target`.
-    pub(crate) fn inherent_fn(&self, target: &ItemLoc, name: &str) -> Option<&syn::ImplItemFn> {
+    /// `impl X { fn name(..) -> .. }`: an inherent function of `target`
+    /// taking `arity` arguments, with where its impl is written.
+    pub(crate) fn inherent_fn(
+        &self,
+        target: &ItemLoc,
+        name: &str,
+        arity: usize,
+    ) -> Option<(&syn::ImplItemFn, &ItemLoc)> {
         self.impls.iter().find_map(|(loc, head)| {
             if head.trait_last.is_some() {
                 return None;
@@ -493,8 +499,10 @@ impl TypeIndex {
                     };
                     self.touch(loc);
                     imp.items.iter().find_map(|i| match i {
-                        syn::ImplItem::Fn(f) if f.sig.ident == name && f.sig.inputs.is_empty() => {
-                            Some(f)
+                        syn::ImplItem::Fn(f)
+                            if f.sig.ident == name && f.sig.inputs.len() == arity =>
+                        {
+                            Some((f, loc))
                         }
                         _ => None,
                     })

@@ -16,27 +16,34 @@
 //! `#[mcp_contract(schema = r#"{...}"#)]` on a field (it compiles in a tool's
 //! argument struct, and in any type marked `#[mcp_contract::schema]`).
 //! `#[schemars(with = "Type")]` works as in schemars (on types that derive
-//! `JsonSchema`, where it compiles).
+//! `JsonSchema`, where it compiles), and so do `#[schemars(schema_with =
+//! "f")]` and a hand-written `impl JsonSchema` when what they return is a
+//! JSON literal ([`literal`]): those are the forms that change what rmcp
+//! publishes, which a verbatim schema does not ([`Publisher`]).
 
 mod attrs;
 mod builtin;
 mod case;
 mod container;
 mod defaults;
-mod delegate;
 mod docs;
 mod error;
 mod files;
 mod gen;
+mod hand_impl;
 mod helpers;
 mod index;
+mod literal;
 mod resolve;
+mod schema_with;
 
 use std::path::Path;
 
 use serde_json::Value;
 
-pub use error::{DeriveError, SCHEMA_OVERRIDE_ATTRIBUTE, TYPE_SCHEMA_ATTRIBUTE};
+pub use error::{
+    DeriveError, Escape, Hatch, Publisher, SCHEMA_OVERRIDE_ATTRIBUTE, TYPE_SCHEMA_ATTRIBUTE,
+};
 pub(crate) use files::{declared_children, is_cfg_test};
 pub use files::{module_files, ModuleFile};
 pub use index::{FileNames, ImplHead, ItemRef, TypeIndex};
@@ -99,6 +106,7 @@ pub fn input_schema_for(
                     "an MCP tool's inputSchema must have root type \"object\", but {found}"
                 ),
                 help: "take the arguments as a struct with named fields".into(),
+                escape: None,
             });
         }
     }

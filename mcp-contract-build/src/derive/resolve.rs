@@ -9,6 +9,7 @@ use super::attrs::{ContainerAttrs, FieldAttrs, WithAttr};
 use super::builtin::{self, Known, Prim, Tz};
 use super::error::{PResult, Problem};
 use super::gen::{Adt, Gen, Ty};
+use super::hand_impl::Hand;
 use super::index::{ItemLoc, Ns, Target};
 
 /// Where a type is written: its module, the generic parameters in scope and the file.
@@ -462,10 +463,16 @@ impl Gen<'_> {
     }
 
     pub(crate) fn adt_inline(&self, adt: &Adt) -> PResult<bool> {
+        if let Some(literal) = self.hand_literal(adt) {
+            return Ok(literal.inline);
+        }
         Ok(self.adt_attrs(adt)?.inline)
     }
 
     pub(crate) fn adt_name(&self, adt: &Adt) -> PResult<String> {
+        if let Some(literal) = self.hand_literal(adt) {
+            return Ok(literal.name.clone());
+        }
         let attrs = self.adt_attrs(adt)?;
         // schemars: the remote type's name, unless `#[schemars(rename = "...")]`.
         if let (Some(remote), None) = (&attrs.remote, &attrs.schema_rename) {
@@ -488,13 +495,22 @@ impl Gen<'_> {
     /// A struct or enum, or the type it forwards to entirely (schemars'
     /// `get_transparent_type`: `#[schemars(with)]` or `#[serde(transparent)]`
     /// without any metadata of its own).
+    /// A type with a hand-written `impl JsonSchema` is what the impl makes
+    /// it (its attributes mean nothing to schemars): the type it hands
+    /// over to, or itself, its schema read when needed
+    /// ([`super::hand_impl`]).
     fn make_adt(&self, adt: Adt) -> PResult<Ty> {
         let attrs = self.adt_attrs(&adt)?;
-        if attrs.schema_override.is_some() || !attrs.common.is_default() {
+        if attrs.schema_override.is_some() {
             return Ok(Ty::Adt(adt));
         }
-        if let Some(ty) = self.delegated_schema(&adt.loc)? {
-            return Ok(ty);
+        match self.hand_impl(&adt.loc) {
+            Ok(Some(Hand::Delegate(ty))) => return Ok(ty),
+            Ok(Some(Hand::Literal(_))) | Err(_) => return Ok(Ty::Adt(adt)),
+            Ok(None) => {}
+        }
+        if !attrs.common.is_default() {
+            return Ok(Ty::Adt(adt));
         }
         let scope = self.adt_scope(&adt)?;
         if let Some(WithAttr::Type(t)) = &attrs.with {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub mod literal;
 pub mod more;
 use self::more::{Config as MoreConfig, Priority};
 

@@ -83,6 +83,17 @@ macro_rules! with_parity_types {
             ContainerWith,
             ConstDefaults,
             ReprArgs,
+            literal::SchemaWithFields,
+            literal::Common,
+            literal::Flattening,
+            literal::FlatteningOptional,
+            literal::FlattenedWith,
+            literal::WithVariants,
+            literal::TaggedWithVariants,
+            literal::OpaqueObject,
+            literal::Meta,
+            literal::Percent,
+            literal::HandLiterals,
         ]
     };
 }
