@@ -69,6 +69,16 @@ pub enum Expect {
     Refusal,
 }
 
+/// What `tools/list` says about a fixture's tool it does not list: the
+/// listed tool the fixture's directory most likely means.
+fn unpublished(tool: &str, published: &Surface) -> String {
+    let names: Vec<&str> = published.tools.keys().map(String::as_str).collect();
+    match mcp_contract::suggest::did_you_mean(tool, &names) {
+        Some(s) => format!("no such tool in tools/list (did you mean `{s}`? the fixture's directory name is the tool name)"),
+        None => "no such tool in tools/list".into(),
+    }
+}
+
 /// Sends the safe fixtures through an initialized session.
 pub fn replay(
     session: &mut Session,
@@ -99,7 +109,7 @@ pub fn replay(
             let missing = Mismatch {
                 field: "tool".into(),
                 expected: format!("`{}` to be published", f.tool),
-                actual: "no such tool in tools/list".into(),
+                actual: unpublished(&f.tool, published),
             };
             (Status::Failed(vec![missing]), None)
         } else {

@@ -36,12 +36,19 @@ pub fn parse_json(bytes: &[u8], file: &str) -> Result<Value, InputError> {
             .at(format!("line {line}, column {col}"))
             .fix("save the file as UTF-8")
     })?;
-    if let Some(line) = conflict_marker_line(text) {
-        return Err(InputError::new(file, "unresolved merge-conflict marker")
-            .at(format!("line {line}, column 1"))
-            .fix("resolve the conflict: take either side, then regenerate with `cargo build` or `cargo mcp-contract snapshot`"));
-    }
+    reject_conflict(text, file)?;
     crate::json::from_str(text).map_err(|e| InputError::from_json(file, &e))
+}
+
+/// A JSON document (a lockfile, a capture) that still holds git's conflict
+/// markers is an error at the first marker's line, whatever else is wrong.
+pub fn reject_conflict(text: &str, file: &str) -> Result<(), InputError> {
+    match conflict_marker_line(text) {
+        Some(line) => Err(InputError::new(file, "unresolved merge-conflict marker")
+            .at(format!("line {line}, column 1"))
+            .fix("resolve the conflict: take either side, then regenerate with `cargo build` or `cargo mcp-contract snapshot`")),
+        None => Ok(()),
+    }
 }
 
 fn line_col(prefix: &[u8]) -> (usize, usize) {

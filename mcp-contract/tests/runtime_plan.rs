@@ -173,6 +173,31 @@ fn a_default_for_a_missing_field_and_a_missing_major_version_are_refused() {
 }
 
 #[test]
+fn an_entry_for_an_unpublished_tool_names_the_published_one_it_likely_means() {
+    let bad = RECORD
+        .replacen("tool = \"search\"", "tool = \"serch\"", 1)
+        .replace("tool = \"order\"", "tool = \"xyz\"");
+    let errs = derived(&bad).unwrap_err();
+    let helps: Vec<(&str, &str)> = errs
+        .iter()
+        .map(|e| (e.message.as_str(), e.help.as_str()))
+        .collect();
+    assert_eq!(
+        helps,
+        [
+            (
+                "the rename `query` -> `search_text` is for tool `serch`, which is not published",
+                "did you mean `search`? (fix the entry's tool, or remove the entry)"
+            ),
+            (
+                "the default for `currency` is for tool `xyz`, which is not published",
+                "fix the entry's tool, or remove the entry"
+            ),
+        ]
+    );
+}
+
+#[test]
 fn a_removed_field_still_published_is_refused() {
     let bad = RECORD
         .replace("properties/note", "properties/lines")

@@ -167,6 +167,13 @@ fn check_one(
     let mut l = LockfileRun::new(shown(path), target.candidate.clone());
     let package = target.package.as_ref();
     let name = package.map(|p| p.name.as_str());
+    // A typo or a merge conflict in the record or the lockfile is the first
+    // cause of whatever the steps below would report: it alone is reported.
+    let read_from = staged.map_or_else(|| path.clone(), |st| st.in_tree(path));
+    l.errors = check::inputs::first_causes(&read_from, &l.lockfile, name);
+    if !l.errors.is_empty() {
+        return l;
+    }
     // A package whose build step writes its lockfile: the candidate must be
     // what the sources say now, or the gate judges the past.
     if let Some(p) = package.filter(|p| p.uses_build_step) {

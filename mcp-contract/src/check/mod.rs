@@ -11,6 +11,7 @@
 //! case of a lockfile in a git checkout.
 
 pub mod alias;
+pub mod inputs;
 pub mod lines;
 pub mod packages;
 pub mod repo;
@@ -152,6 +153,20 @@ impl CheckOutcome {
     }
 }
 
+/// What to do about an entry that matches no change: when no change
+/// concerns its tool, the changed tool it most likely means.
+fn unmatched_help(tool: &str, changes: &[Change]) -> String {
+    let fix = "fix its tool/rule/pointer/subject to the ones the check prints, or remove it";
+    let changed: Vec<&str> = changes.iter().map(|c| c.tool.as_str()).collect();
+    if changed.contains(&tool) {
+        return fix.to_string();
+    }
+    match crate::suggest::did_you_mean(tool, &changed) {
+        Some(s) => format!("did you mean `{s}`? (no change in the diff concerns `{tool}`)"),
+        None => fix.to_string(),
+    }
+}
+
 /// Does checking `candidate` against `baseline` need the lockfile's history
 /// (does it introduce a tool or an input field the baseline lacks)?
 pub fn needs_history(baseline: Option<&Surface>, candidate: &Surface) -> bool {
@@ -270,7 +285,7 @@ pub fn run(input: CheckInput) -> CheckOutcome {
                     entry.selector.rule(),
                     entry.selector.tool()
                 ),
-                "fix its tool/rule/pointer/subject to the ones the check prints, or remove it",
+                &unmatched_help(entry.selector.tool(), &all),
             ));
         }
         if let Some(until) = entry.transition.until() {

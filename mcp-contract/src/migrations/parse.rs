@@ -96,6 +96,16 @@ pub fn parse(text: &str, file: &str) -> (MigrationRecord, Vec<Problem>) {
     let doc = match toml_edit::Document::parse(text) {
         Ok(d) => d,
         Err(e) => {
+            // A merge left git's markers in: say so, not what the TOML
+            // parser makes of them (a marker line inside a multi-line
+            // string parses, so only a record that does not is a conflict).
+            if let Some(line) = crate::load::conflict_marker_line(text) {
+                p.problems.push(
+                    Problem::invalid(file, Pos { line, column: 1 }, "unresolved merge-conflict marker")
+                        .help("resolve the conflict: keep the entries of both sides and delete the `<<<<<<<`, `=======` and `>>>>>>>` lines, then re-run `cargo mcp-contract check`"),
+                );
+                return (record, p.problems);
+            }
             let pos = p.pos(e.span().map(|s| s.start));
             let msg = e.message().trim().to_string();
             p.problems.push(

@@ -191,11 +191,19 @@ pub fn predict(
     let tool = fixture.tool.as_str();
     let published = surface.get(tool);
     if published.is_none() && !compat.plan().retired.contains_key(tool) {
+        // (the fixture's directory names the tool: a typo is likelier than
+        // a call meant to fail)
+        let names: Vec<&str> = surface.tools.keys().map(String::as_str).collect();
+        let hint = crate::suggest::did_you_mean(tool, &names)
+            .map(|s| {
+                format!(" (did you mean `{s}`? the fixture's directory name is the tool name)")
+            })
+            .unwrap_or_default();
         return Ok(Predicted {
             outcome: Outcome::JsonRpcError,
             error_code: None,
             normalized: None,
-            detail: format!("tool `{tool}` is not published"),
+            detail: format!("tool `{tool}` is not published{hint}"),
         });
     }
     let normalized = match compat.prepare(tool, Some(fixture.arguments.clone())) {

@@ -169,6 +169,17 @@ pub fn entry_field(selector: &Selector) -> Option<String> {
     from_pointer.or(subject)
 }
 
+#[cfg(feature = "gate")]
+/// The help for a record naming a tool `surface` does not publish: the
+/// published tool it most likely means, then `fix`.
+fn unpublished_help(tool: &str, surface: &Surface, fix: &str) -> String {
+    let names: Vec<&str> = surface.tools.keys().map(String::as_str).collect();
+    match crate::suggest::did_you_mean(tool, &names) {
+        Some(s) => format!("did you mean `{s}`? ({fix})"),
+        None => fix.to_string(),
+    }
+}
+
 #[cfg(feature = "gate")] // deriving a plan from the record: the build step and the check
 /// The plan for `surface` (the published surface: renames already applied
 /// to the schemas) under `record`. Problems name the record line: a rename
@@ -217,7 +228,7 @@ pub fn derive(
                 removal,
             } => {
                 let Some(t) = plan.tools.get_mut(&tool) else {
-                    errors.push(err(entry.pos, format!("the rename `{from}` -> `{to}` is for tool `{tool}`, which is not published"), "fix the entry's tool, or remove the entry".into()));
+                    errors.push(err(entry.pos, format!("the rename `{from}` -> `{to}` is for tool `{tool}`, which is not published"), unpublished_help(&tool, surface, "fix the entry's tool, or remove the entry")));
                     continue;
                 };
                 if !t.properties.contains(to) {
@@ -246,7 +257,7 @@ pub fn derive(
                     errors.push(err(
                         entry.pos,
                         format!("the default for `{field}` is for tool `{tool}`, which is not published"),
-                        "fix the entry's tool, or remove the entry".into(),
+                        unpublished_help(&tool, surface, "fix the entry's tool, or remove the entry"),
                     ));
                     continue;
                 };
@@ -403,7 +414,11 @@ pub fn derive(
                 format!(
                     "`[tools.{name}]` refuses unknown fields of `{name}`, which is not published"
                 ),
-                "fix the table's tool name, or remove `refuse_unknown_fields`".into(),
+                unpublished_help(
+                    name,
+                    surface,
+                    "fix the table's tool name, or remove `refuse_unknown_fields`",
+                ),
             )),
         }
     }
