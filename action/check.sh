@@ -46,7 +46,7 @@ fail() {
   exit 2
 }
 
-# mapfile -d and namerefs: bash 4.4 or later (macOS's /bin/bash is 3.2)
+# mapfile -d: bash 4.4 or later (macOS's /bin/bash is 3.2)
 if [ "${BASH_VERSINFO[0]}" -lt 4 ] || { [ "${BASH_VERSINFO[0]}" -eq 4 ] && [ "${BASH_VERSINFO[1]}" -lt 4 ]; }; then
   fail "bash $BASH_VERSION is too old: the action needs bash 4.4 or later on PATH (macOS: brew install bash)"
 fi
@@ -54,25 +54,26 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Splits $2 into words the way a shell would, without running anything
-# (xargs's quoting: '...', "...", backslash); the words go to the array $1.
+# Splits $1 into words the way a shell would, without running anything
+# (xargs's quoting: '...', "...", backslash), into the array WORDS.
 split_words() {
-  local -n into=$1
-  into=()
-  if [ -z "${2//[[:space:]]/}" ]; then
+  WORDS=()
+  if [ -z "${1//[[:space:]]/}" ]; then
     return 0
   fi
-  printf '%s' "$2" | xargs printf '%s\0' >"$work/words" 2>"$work/words.err" ||
-    fail "cannot split \`$2\` into words ($3): $(cat "$work/words.err"); quote with '...' or \"...\""
-  mapfile -d '' into <"$work/words"
+  printf '%s' "$1" | xargs printf '%s\0' >"$work/words" 2>"$work/words.err" ||
+    fail "cannot split \`$1\` into words ($2): $(cat "$work/words.err"); quote with '...' or \"...\""
+  mapfile -d '' WORDS <"$work/words"
 }
 
 cli=${MCP_CONTRACT_CLI:-cargo-mcp-contract}
 command -v "$cli" >/dev/null ||
   fail "\`$cli\` not found: run the action's install step first, or install it (cargo binstall cargo-mcp-contract)"
 
-split_words server "${MCP_CONTRACT_SERVER:-}" "the server input"
-split_words extra "${MCP_CONTRACT_ARGS:-}" "the args input"
+split_words "${MCP_CONTRACT_SERVER:-}" "the server input"
+server=("${WORDS[@]}")
+split_words "${MCP_CONTRACT_ARGS:-}" "the args input"
+extra=("${WORDS[@]}")
 config=${MCP_CONTRACT_CONFIG:-}
 name=${MCP_CONTRACT_NAME:-}
 lockfile=${MCP_CONTRACT_LOCKFILE:-}

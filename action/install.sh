@@ -33,7 +33,7 @@ releases=${MCP_CONTRACT_RELEASES:-https://github.com/mcp-contract/mcp-contract/r
 
 if [ -n "${MCP_CONTRACT_CLI:-}" ]; then
   cli=$MCP_CONTRACT_CLI
-  [ -f "$cli" ] && [ -x "$cli" ] || fail "cli-path \`$cli\` is not an executable file: give the path of a cargo-mcp-contract binary, or leave cli-path empty to install release v$version"
+  { [ -f "$cli" ] && [ -x "$cli" ]; } || fail "cli-path \`$cli\` is not an executable file: give the path of a cargo-mcp-contract binary, or leave cli-path empty to install release v$version"
   case $cli in /*) ;; *) cli=$PWD/$cli ;; esac
   from="the binary given as cli-path"
 else
