@@ -12,8 +12,9 @@
 //! other stdio program there must do what it is known to do once adopted.
 //!
 //! Every crate gets the same manifest (the features and dependencies all of
-//! the programs need) and one target directory, `target/adopt-rust-sdk/target`
-//! (kept between runs): rmcp and the rest are compiled once for all of them.
+//! the programs need) and one target directory, `adopt-rust-sdk/target` under
+//! cargo's `CARGO_TARGET_TMPDIR` (inside `CARGO_TARGET_DIR`, kept between
+//! runs): rmcp and the rest are compiled once for all of them.
 //! Without `../shared` the tests skip, saying so; under CI the skip fails
 //! them (`tests/support/skip.rs`).
 
@@ -52,7 +53,9 @@ fn adopt_source(text: &str) -> Option<String> {
 }
 
 fn adopt(name: &str, source: &str) -> PathBuf {
-    let dir = repo().join("target/adopt-rust-sdk").join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("adopt-rust-sdk")
+        .join(name);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let repo = repo().canonicalize().unwrap();
     let manifest = format!(
