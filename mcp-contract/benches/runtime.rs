@@ -4,15 +4,31 @@
 //! `create_order` (a server default and a reserved name), a current and a
 //! legacy call each. Goal: normalization well under the parse cost.
 //!
+//! Telemetry on the legacy calls (`telemetry/...`): `prepare` with no hook
+//! and no `tracing` subscriber (the events are always on: this is their
+//! disabled cost), with a subscriber that takes every event and visits its
+//! fields, with the usage recorder (in memory; no flush runs), and with the
+//! OpenTelemetry hook on an SDK meter provider.
+//!
 //! Run: `cargo bench -p mcp-contract --bench runtime`.
 
+use std::fmt::Debug;
 use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use mcp_contract::migrations;
-use mcp_contract::runtime::{plan, Compat};
+use mcp_contract::runtime::{plan, Caller, Compat, OtelHook, UsageRecorder};
 use mcp_contract::{load, Surface};
+use opentelemetry::metrics::MeterProvider;
+use opentelemetry_sdk::metrics::data::ResourceMetrics;
+use opentelemetry_sdk::metrics::exporter::PushMetricExporter;
+use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider, Temporality};
 use serde_json::{json, Map, Value};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
 
 fn surface() -> Surface {
     load::surface_from_value(
@@ -95,6 +111,96 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+    telemetry(c, &compat, &calls[1..3]);
+}
+
+/// A subscriber that wants every event and reads every field.
+struct Visiting;
+
+struct Sink;
+
+impl Visit for Sink {
+    fn record_str(&mut self, _: &Field, value: &str) {
+        black_box(value);
+    }
+    fn record_debug(&mut self, _: &Field, value: &dyn Debug) {
+        black_box(format!("{value:?}"));
+    }
+}
+
+impl Subscriber for Visiting {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        event.record(&mut Sink);
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+/// An exporter that drops what it is given (the bench measures recording).
+struct Discard;
+
+impl PushMetricExporter for Discard {
+    async fn export(&self, _: &ResourceMetrics) -> opentelemetry_sdk::error::OTelSdkResult {
+        Ok(())
+    }
+    fn force_flush(&self) -> opentelemetry_sdk::error::OTelSdkResult {
+        Ok(())
+    }
+    fn shutdown_with_timeout(&self, _: Duration) -> opentelemetry_sdk::error::OTelSdkResult {
+        Ok(())
+    }
+    fn temporality(&self) -> Temporality {
+        Temporality::Cumulative
+    }
+}
+
+fn telemetry(c: &mut Criterion, compat: &Compat, calls: &[(&str, &str, Value)]) {
+    let dir = tempfile::tempdir().unwrap();
+    let recorder = Arc::new(UsageRecorder::new(dir.path().join("usage.json")));
+    let provider = SdkMeterProvider::builder()
+        .with_reader(PeriodicReader::builder(Discard).build())
+        .build();
+    let variants: [(&str, Compat); 3] = [
+        ("no_hook", compat.clone()),
+        ("recorder", compat.clone().with_hook(recorder.clone())),
+        (
+            "otel",
+            compat
+                .clone()
+                .with_hook(Arc::new(OtelHook::new(&provider.meter("bench")))),
+        ),
+    ];
+    let caller = Caller::client("claude-desktop", "1.2").with_agent("bench");
+    let mut g = c.benchmark_group("telemetry");
+    g.warm_up_time(Duration::from_secs(1));
+    g.measurement_time(Duration::from_secs(3));
+    for (label, tool, args) in calls {
+        let map: Map<String, Value> = args.as_object().unwrap().clone();
+        for (hook, compat) in &variants {
+            g.bench_function(format!("{label}/{hook}"), |b| {
+                b.iter(|| {
+                    black_box(compat.prepare_for(tool, Some(black_box(map.clone())), &caller))
+                })
+            });
+        }
+        let plain = &variants[0].1;
+        tracing::subscriber::with_default(Visiting, || {
+            g.bench_function(format!("{label}/tracing_subscriber"), |b| {
+                b.iter(|| black_box(plain.prepare_for(tool, Some(black_box(map.clone())), &caller)))
+            });
+        });
+    }
+    g.finish();
+    drop(variants);
+    let _ = provider.shutdown();
 }
 
 criterion_group!(benches, bench);
