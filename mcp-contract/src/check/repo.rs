@@ -41,7 +41,9 @@ pub struct CheckContext {
     /// The record path relative to the repository root.
     pub record: String,
     pub baseline: Baseline,
-    /// The candidate lockfile text (for line numbers); `None` for a live candidate.
+    /// The candidate lockfile text (for line numbers): for a live
+    /// candidate, the lockfile on disk, where findings point; `None` when
+    /// there is none.
     pub candidate_text: Option<String>,
     /// Revisions walked for reserved names (`None`: history not needed).
     pub history_revisions: Option<usize>,
@@ -73,7 +75,18 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
                 Some(t) => Some(crate::lockfile::parse(t.as_bytes(), &base_file)?),
                 None => None,
             };
-            (base, candidate, None)
+            // Findings name the lockfile: they point at the tools' entries
+            // in it, as for a lockfile candidate (a live surface has no
+            // text). Only lines come from it: one that cannot be read (or
+            // is not there) leaves them at line 1, as before.
+            let read_from = opts
+                .tree
+                .map(|t| t.join(&rel))
+                .unwrap_or_else(|| opts.lockfile.to_path_buf());
+            let text = crate::limits::read(&read_from)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+            (base, candidate, text)
         }
         None => {
             let shown = opts.lockfile.display().to_string();
