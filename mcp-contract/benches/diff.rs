@@ -52,7 +52,7 @@ fn synthetic_tool(i: usize, mutated: bool) -> Tool {
     );
     props.insert("filter".into(), json!({"$ref": "#/$defs/Filter"}));
     let mut required = vec![json!("field_0"), json!("field_1")];
-    if mutated && i % 10 == 0 {
+    if mutated && i.is_multiple_of(10) {
         props.remove("field_7");
         props.insert("field_3".into(), json!({"type": "string"}));
         required.push(json!("field_2"));
@@ -67,7 +67,7 @@ fn synthetic_tool(i: usize, mutated: bool) -> Tool {
         json!({"type": "object", "properties": {"items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}}}),
     );
     t.annotations = Some(
-        json!({"readOnlyHint": i % 2 == 0})
+        json!({"readOnlyHint": i.is_multiple_of(2)})
             .as_object()
             .unwrap()
             .clone(),

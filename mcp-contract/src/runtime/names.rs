@@ -467,7 +467,7 @@ struct Bits(Vec<u64>);
 impl Bits {
     fn all(n: usize) -> Bits {
         let mut b = Bits(vec![u64::MAX; n.div_ceil(64)]);
-        if n % 64 != 0 {
+        if !n.is_multiple_of(64) {
             if let Some(last) = b.0.last_mut() {
                 *last = (1u64 << (n % 64)) - 1;
             }

@@ -97,7 +97,7 @@ fn remove_at(doc: &mut Value, ptr: &str) -> bool {
 /// The instance place of a schema pointer made only of `properties` steps.
 fn instance_place(ptr: &str) -> Option<String> {
     let segs: Vec<&str> = ptr.split('/').skip(1).collect();
-    if segs.len() % 2 != 0 || segs.chunks(2).any(|c| c[0] != "properties") {
+    if !segs.len().is_multiple_of(2) || segs.chunks(2).any(|c| c[0] != "properties") {
         return None;
     }
     Some(segs.chunks(2).map(|c| format!("/{}", c[1])).collect())
