@@ -225,7 +225,13 @@ fn check_one(
     };
     match check_fixtures(&fixture_lockfile, &l) {
         Ok(f) => l.fixtures = f,
-        Err(e) => l.errors.push(RunError::input(name, &e)),
+        Err(e) => {
+            let e = match staged {
+                Some(st) => st.as_working(e),
+                None => e,
+            };
+            l.errors.push(RunError::input(name, &e));
+        }
     }
     l
 }

@@ -71,6 +71,21 @@ impl Staged {
         }
     }
 
+    /// An error about a file of the staged copy, naming the file as the
+    /// working tree has it (the copy is gone once the check ends).
+    pub fn as_working(&self, mut e: mcp_contract::InputError) -> mcp_contract::InputError {
+        if let Ok(rel) = Path::new(&e.file).strip_prefix(&self.tree.dir) {
+            let working = self.repo.root.join(rel);
+            let cwd = std::env::current_dir().unwrap_or_default();
+            e.file = working
+                .strip_prefix(&cwd)
+                .unwrap_or(&working)
+                .display()
+                .to_string();
+        }
+        e
+    }
+
     /// The build step's freshness check on the staged sources and record.
     /// Messages name the repository's paths, not the scratch copy's.
     pub fn verify_fresh(&self, p: &PackageLockfile) -> Result<(), String> {
