@@ -27,6 +27,16 @@ mod rmcp_servers_dir;
 use rmcp_servers_derive::{run_server, Outcome};
 use rmcp_servers_dir::{rs_files, shared};
 
+/// Whether an rmcp tool's or prompt's help says what to do, and nothing
+/// that does not work for it: never a verbatim schema, which rmcp (it
+/// publishes what schemars derives) would not publish.
+fn names_a_fix(help: &str) -> bool {
+    let help = help.trim_start().trim_start_matches("help:").trim();
+    !help.is_empty()
+        && !help.contains("#[mcp_contract(schema")
+        && !help.contains("#[mcp_contract::schema(")
+}
+
 /// Lines that are a `#[tool]` / `#[tool(` / `#[rmcp::tool...` attribute.
 fn attribute_lines(files: &[PathBuf], name: &str) -> BTreeSet<(PathBuf, usize)> {
     let mut out = BTreeSet::new();
@@ -68,10 +78,7 @@ fn check_server(name: &str) -> Option<Vec<Outcome>> {
             Ok(_) => prompts_derived += 1,
             Err(e) => {
                 assert!(e.contains(&format!("prompt `{}`", p.name)), "{name}: {e}");
-                assert!(
-                    e.contains("help:") && e.contains("mcp_contract"),
-                    "{name}: {e}"
-                );
+                assert!(e.contains("help:") && names_a_fix(e), "{name}: {e}");
                 eprintln!("  prompt error: {}", e.lines().next().unwrap_or_default());
             }
         }
@@ -140,7 +147,7 @@ fn check_server(name: &str) -> Option<Vec<Outcome>> {
                 let help = e.lines().find(|l| l.trim_start().starts_with("help:"));
                 let help = help.unwrap_or_else(|| panic!("{name}: error without help: {e}"));
                 assert!(
-                    help.contains("mcp_contract"),
+                    names_a_fix(help),
                     "{name}: the help must name an escape hatch: {e}"
                 );
                 // The construct: `cannot derive a schema for `T`` or `cannot evaluate ...`.

@@ -646,6 +646,40 @@ fn schema_override(attrs: &[Attribute], what: &str) -> PResult<Option<Value>> {
     Ok(None)
 }
 
+/// A `#[mcp_contract(schema = ...)]` of `item` (on it, or on one of its
+/// fields) that does not compile where it is: the attribute is not a real
+/// one, and only the macros remove it — `#[mcp_contract::tool]` from its
+/// argument struct and that struct's fields, `#[mcp_contract::schema]`
+/// from the fields of the type it marks.
+pub(crate) fn uncompiled_override(item: &syn::Item) -> Option<&Attribute> {
+    let (attrs, fields): (&[Attribute], Vec<&syn::Field>) = match item {
+        syn::Item::Struct(s) => (&s.attrs, s.fields.iter().collect()),
+        syn::Item::Enum(e) => (
+            &e.attrs,
+            e.variants.iter().flat_map(|v| v.fields.iter()).collect(),
+        ),
+        _ => return None,
+    };
+    let tool = attrs.iter().any(mcp_contract_syntax::is_tool_attr);
+    let marked = tool || attrs.iter().any(is_schema_macro);
+    let on_item = attrs.iter().find(|a| is_override(a)).filter(|_| !tool);
+    on_item.or_else(|| {
+        fields
+            .iter()
+            .flat_map(|f| &f.attrs)
+            .find(|a| is_override(a))
+            .filter(|_| !marked)
+    })
+}
+
+/// `#[mcp_contract(schema = ...)]`.
+fn is_override(attr: &Attribute) -> bool {
+    attr.path().is_ident("mcp_contract")
+        && attr
+            .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+            .is_ok_and(|metas| metas.iter().any(|m| meta_ident(m) == "schema"))
+}
+
 /// `#[mcp_contract::schema(...)]`, the escape-hatch attribute on a type
 /// (spelled out, like `#[mcp_contract::tool]`: the build step reads source).
 fn is_schema_macro(attr: &Attribute) -> bool {

@@ -166,16 +166,27 @@ impl<'a> Gen<'a> {
         let ix = self.ix;
         let attrs = self.adt_attrs(adt)?;
         let scope = self.adt_scope(adt)?;
+        let item: &'a syn::Item = ix.item(&adt.loc);
+        let what = self.adt_ident(adt);
+        if let Some(attr) = super::attrs::uncompiled_override(item) {
+            return Err(Problem::new(
+                &what,
+                format!(
+                    "`#[mcp_contract(schema = ...)]` here does not compile: `{what}` is neither a \
+                     `#[mcp_contract::tool]` argument struct nor marked `#[mcp_contract::schema]`"
+                ),
+            )
+            .with_escape("", Hatch::Unmarked(what.clone()))
+            .at(&scope.file, self.ix.line_in(&scope.file, attr)));
+        }
         if let Some(v) = &attrs.schema_override {
             return Ok(v.clone());
         }
-        let item: &'a syn::Item = ix.item(&adt.loc);
         // Asked only when something fails.
         let ident_line = || {
             self.ix
                 .line_in(self.ix.file_of(&adt.loc), self.adt_ident_token(adt))
         };
-        let what = self.adt_ident(adt);
         match self.hand_impl(&adt.loc)? {
             Some(Hand::Literal(literal)) => return Ok(literal.schema.clone()),
             Some(Hand::Delegate(ty)) => return self.json_schema(&ty),

@@ -14,10 +14,10 @@ use super::builtin::Prim;
 use super::error::{Hatch, PResult, Problem};
 use super::gen::{Adt, Gen, Ty};
 use super::index::{ItemLoc, Ns, Target};
-use super::resolve::{type_text, Scope};
+use super::resolve::Scope;
 
 fn cannot(expr: &impl quote::ToTokens, why: &str) -> Problem {
-    Problem::new(type_text(expr), format!("cannot compute this value from source: {why}")).with_escape(
+    Problem::new(super::literal::code(expr), format!("cannot compute this value from source: {why}")).with_escape(
         "use a literal or a simple constructor (`\"text\".to_string()`, `vec![..]`, `Some(..)`, a `const`, \
          a function whose body is one such expression)",
         Hatch::Field,

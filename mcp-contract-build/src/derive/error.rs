@@ -32,7 +32,7 @@ pub enum Publisher {
 
 /// Which escape hatch a problem allows: where a schema given instead of the
 /// derived one would go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Hatch {
     /// A type the build step cannot read: on the field that uses it, or on
     /// the type's definition.
@@ -40,6 +40,9 @@ pub enum Hatch {
     /// One field's schema (its default, its skip predicate, its
     /// `schema_with`): on that field.
     Field,
+    /// A verbatim schema in a type (named) whose macro does not remove it,
+    /// so that it does not compile.
+    Unmarked(String),
 }
 
 /// The advice a problem gives beyond its own (`lead`), by escape hatch.
@@ -53,7 +56,7 @@ pub struct Escape {
 impl Escape {
     /// The whole help, for the tool's publisher: what works for it first.
     pub fn help(&self, publisher: Publisher) -> String {
-        let hatch = match (publisher, self.hatch) {
+        let hatch = match (publisher, &self.hatch) {
             (Publisher::Macro, Hatch::Type) => format!(
                 "give the JSON Schema verbatim with {FIELD_OVERRIDE}, or with `{TYPE_SCHEMA_ATTRIBUTE}` \
                  on the type's definition (both need mcp-contract's `macros` feature); or, on a type that \
@@ -63,7 +66,14 @@ impl Escape {
             (Publisher::Macro, Hatch::Field) => {
                 format!("give the field's schema verbatim with {FIELD_OVERRIDE} (mcp-contract's `macros` feature)")
             }
+            (Publisher::Macro, Hatch::Unmarked(ty)) => format!(
+                "put `#[mcp_contract::schema]` on `{ty}` (it needs mcp-contract's `macros` feature): \
+                 the macro removes the attribute"
+            ),
             (Publisher::Schemars, Hatch::Type) => SCHEMARS_FORMS.to_string(),
+            (Publisher::Schemars, Hatch::Unmarked(_)) => {
+                format!("remove it: {SCHEMARS_FORMS}")
+            }
             // A value schemars computes at run time: nothing replaces it
             // but a form the build step reads (the lead says which).
             (Publisher::Schemars, Hatch::Field) => String::new(),
@@ -152,7 +162,7 @@ pub(crate) struct Problem {
 pub(crate) enum Help {
     /// Advice that needs no escape hatch.
     Plain(String),
-    Escape(Escape),
+    Escape(Box<Escape>),
 }
 
 impl Problem {
@@ -161,10 +171,10 @@ impl Problem {
         Problem {
             type_name: type_name.into(),
             message: message.into(),
-            help: Help::Escape(Escape {
+            help: Help::Escape(Box::new(Escape {
                 lead: String::new(),
                 hatch: Hatch::Type,
-            }),
+            })),
             at: None,
         }
     }
@@ -177,10 +187,10 @@ impl Problem {
 
     /// Advice of its own (`lead`), then the escape hatch `hatch`.
     pub(crate) fn with_escape(mut self, lead: impl Into<String>, hatch: Hatch) -> Self {
-        self.help = Help::Escape(Escape {
+        self.help = Help::Escape(Box::new(Escape {
             lead: lead.into(),
             hatch,
-        });
+        }));
         self
     }
 
@@ -198,7 +208,7 @@ impl Problem {
         let (file, line) = self.at.unwrap_or_default();
         let (help, escape) = match self.help {
             Help::Plain(text) => (text, None),
-            Help::Escape(e) => (e.help(Publisher::Macro), Some(Box::new(e))),
+            Help::Escape(e) => (e.help(Publisher::Macro), Some(e)),
         };
         DeriveError {
             type_name: self.type_name,

@@ -357,7 +357,7 @@ fn not_literal(expr: &syn::Expr) -> NotLiteral<'_> {
 
 /// Rust code as written, for messages: [`type_text`], with method calls
 /// and call parentheses closed up (`a.b::<T>()`, not `a . b::<T> ()`).
-fn code(tokens: &impl quote::ToTokens) -> String {
+pub(crate) fn code(tokens: &impl quote::ToTokens) -> String {
     let text = type_text(tokens).replace(" . ", ".");
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();

@@ -74,7 +74,7 @@ fn unknown_root_type_points_at_the_root() {
 #[test]
 fn override_attribute_is_used_verbatim() {
     let ix = index_of(
-        "pub struct Args {\n\
+        "#[mcp_contract::schema] pub struct Args {\n\
              /// Ignored: the override is verbatim.\n\
              #[mcp_contract(schema = r#\"{\"type\": \"string\", \"format\": \"duration\"}\"#)]\n\
              pub wait: humantime::Duration,\n\
@@ -92,7 +92,7 @@ fn override_attribute_is_used_verbatim() {
 #[test]
 fn invalid_override_json_is_reported_with_its_line() {
     let ix = index_of(
-        "pub struct Args {\n\
+        "#[mcp_contract::schema] pub struct Args {\n\
              #[mcp_contract(schema = \"{not json\")]\n\
              pub wait: u8,\n\
          }\n",
@@ -265,7 +265,7 @@ fn syntax_error_is_reported_with_its_line() {
 #[test]
 fn type_level_override_is_used_for_every_use_of_the_type() {
     let ix = index_of(
-        "#[mcp_contract(schema = r#\"{\"type\": \"string\", \"pattern\": \"^[0-9a-f]{40}$\"}\"#)]\n\
+        "#[mcp_contract::schema(r#\"{\"type\": \"string\", \"pattern\": \"^[0-9a-f]{40}$\"}\"#)]\n\
          pub struct Sha(Vec<u8>);\n\
          pub struct Args { pub head: Sha, pub base: Option<Sha> }\n",
     );

@@ -20,7 +20,7 @@ use syn::{Attribute, Expr, FnArg, ImplItem, Item, Meta, Signature, Token, Type};
 use super::attr::{last_segment_is, rmcp_doc_pieces, DocPiece};
 use super::eval::{eval_json, eval_str};
 use crate::attr_pos::nowhere;
-use crate::derive::{is_cfg_test, schema_for, ModuleFile, TypeIndex};
+use crate::derive::{is_cfg_test, schema_for, ModuleFile, Publisher, TypeIndex};
 use crate::error::Error;
 use crate::source::Source;
 
@@ -288,7 +288,8 @@ pub fn prompt_for(
             eval_json(e).map_err(|n| unevaluable("`arguments`", "arguments", n.0))?
         }
         (None, None, Some(t)) => {
-            arguments_from_schema(&schema_for(index, t, &found.module).map_err(|mut e| {
+            arguments_from_schema(&schema_for(index, t, &found.module).map_err(|e| {
+                let mut e = e.published_by(Publisher::Schemars);
                 e.message.push_str(&format!(
                     " (prompt `{}`, {}:{})",
                     found.name,

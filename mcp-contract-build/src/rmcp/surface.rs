@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::attr::DocPiece;
 use super::discover::{type_text, FoundRmcpTool, InputSource, OutputSource};
 use super::eval::{eval_json, eval_str, expr_text};
-use crate::derive::{input_schema_for, output_schema_for, schema_for, TypeIndex};
+use crate::derive::{input_schema_for, output_schema_for, schema_for, Publisher, TypeIndex};
 use crate::error::Error;
 
 /// Published fields given verbatim in `build.rs` (`Builder::tool_field`),
@@ -110,7 +110,9 @@ pub fn tool_for(
                 (None, None) => None,
             },
         };
-    let in_tool = |mut e: crate::derive::DeriveError| {
+    // rmcp publishes what schemars derives: the help names what changes that.
+    let in_tool = |e: crate::derive::DeriveError| {
+        let mut e = e.published_by(Publisher::Schemars);
         e.message.push_str(&format!(
             " (tool `{}`, {}:{})",
             found.name,
@@ -217,7 +219,7 @@ fn schema_expr(
                 "schema_for_output" => output_schema_for(index, ty, module),
                 _ => return None,
             };
-            return Some(result.map_err(Error::from));
+            return Some(result.map_err(|e| Error::from(e.published_by(Publisher::Schemars))));
         }
         _ => {}
     }
