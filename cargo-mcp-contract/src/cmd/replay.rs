@@ -61,7 +61,7 @@ pub fn run(args: Args) -> u8 {
     };
     if all.is_empty() {
         eprintln!(
-            "error: {}: no fixtures\n  help: add files such as {}/<tool>/<name>.json (see the README's fixture format)",
+            "error: {}: no fixtures\n  help: add files such as {}/<tool>/<name>.json (the format: docs/fixtures.md)",
             args.fixtures.display(),
             args.fixtures.display()
         );
