@@ -74,8 +74,10 @@ fn key(client: &str) -> Key {
 }
 
 /// What a hook was told: tool, usage key, client key, agent.
+type Heard = (String, String, String, Option<String>);
+
 #[derive(Default)]
-struct Capture(Mutex<Vec<(String, String, String, Option<String>)>>);
+struct Capture(Mutex<Vec<Heard>>);
 
 impl DeprecationHook for Capture {
     fn record(&self, tool: &str, usage: &Usage, caller: &Caller<'_>) {
@@ -131,9 +133,12 @@ fn every_hook_hears_the_caller_and_prepare_alone_is_unknown() {
     assert_eq!(*b.0.lock().unwrap(), seen, "the second hook hears the same");
 }
 
-/// A subscriber that keeps every event's target, level and fields.
+/// One event: target, level, fields.
+type Seen = (String, String, BTreeMap<String, String>);
+
+/// A subscriber that keeps every event.
 #[derive(Default, Clone)]
-struct Events(Arc<Mutex<Vec<(String, String, BTreeMap<String, String>)>>>);
+struct Events(Arc<Mutex<Vec<Seen>>>);
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
 

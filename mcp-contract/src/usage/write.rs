@@ -15,11 +15,12 @@
 //! `no_data`, a gap and not a zero; a covered day is never a gap.
 //!
 //! Several processes may flush into one file: each update holds an
-//! exclusive `flock` on a lock file beside it (`.NAME.lock`, left in place),
-//! waiting at most [`LOCK_WAIT`]. Two replicas of one server writing one
-//! file is then correct: each adds its own counts and its own days. Off
-//! Unix there is no lock: give each process its own file and merge them
-//! with `cargo mcp-contract usage`.
+//! exclusive lock (`File::try_lock`: `flock` on Unix, `LockFileEx` on
+//! Windows) on a lock file beside it (`.NAME.lock`, left in place), waiting
+//! at most [`LOCK_WAIT`]. Two replicas of one server writing one file is
+//! then correct: each adds its own counts and its own days. The lock is
+//! advisory and local: on a network file system without lock support, give
+//! each process its own file and merge them with `cargo mcp-contract usage`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -136,15 +137,12 @@ fn lock_path(path: &Path) -> PathBuf {
     dir.join(format!(".{name}.lock"))
 }
 
-/// Held while an update runs; dropping it releases the lock.
+/// Held while an update runs; dropping it (closing the file) releases the lock.
 struct Lock {
-    #[cfg(unix)]
     _file: std::fs::File,
 }
 
-#[cfg(unix)]
 fn lock(path: &Path) -> std::io::Result<Lock> {
-    use std::os::unix::io::AsRawFd;
     let lock = lock_path(path);
     if let Some(dir) = lock.parent() {
         std::fs::create_dir_all(dir)?;
@@ -156,16 +154,10 @@ fn lock(path: &Path) -> std::io::Result<Lock> {
         .open(&lock)?;
     let start = std::time::Instant::now();
     loop {
-        // SAFETY: flock on a descriptor this function owns for as long as the lock.
-        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if r == 0 {
-            return Ok(Lock { _file: file });
-        }
-        let err = std::io::Error::last_os_error();
-        if err.raw_os_error() != Some(libc::EWOULDBLOCK)
-            && err.kind() != std::io::ErrorKind::Interrupted
-        {
-            return Err(err);
+        match file.try_lock() {
+            Ok(()) => return Ok(Lock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
         }
         if start.elapsed() >= LOCK_WAIT {
             return Err(std::io::Error::new(
@@ -179,12 +171,6 @@ fn lock(path: &Path) -> std::io::Result<Lock> {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-}
-
-#[cfg(not(unix))]
-fn lock(path: &Path) -> std::io::Result<Lock> {
-    let _ = lock_path(path);
-    Ok(Lock {})
 }
 
 #[cfg(test)]
