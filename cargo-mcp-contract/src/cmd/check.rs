@@ -12,6 +12,7 @@ use mcp_contract::migrations::Date;
 use mcp_contract::report::{check_human, check_json, github, junit, markdown, sarif};
 use mcp_contract::{lockfile, witness, InputError, Severity};
 
+use crate::cmd::check_usage;
 use crate::cmd::live::{self, ServerArgs};
 use crate::cmd::staged;
 use crate::output::{self, ColorChoice};
@@ -80,11 +81,41 @@ pub struct Args {
     /// contract fixture in contracts/fixtures/<tool>/ (existing files are kept)
     #[arg(long)]
     write_fixtures: bool,
+    /// Usage evidence (mcp-contract-usage JSON, oldest range first;
+    /// repeatable, merged): removing a deprecated path (an alias, a
+    /// server-applied default, an old major version, a deprecated tool)
+    /// passes only when it shows no call in the quiet window of the
+    /// removal's typed condition and no gap there
+    #[arg(long = "usage", value_name = "FILE", num_args = 1..)]
+    usage: Vec<PathBuf>,
+    /// Remove deprecated paths without usage evidence, on purpose: each
+    /// such removal passes and is reported as waived in every format
+    #[arg(long, conflicts_with = "usage")]
+    no_usage_evidence: bool,
+    /// Write `evidence = { sha256, from, to }` into the migration-record
+    /// entry of each removal the --usage evidence cleared, when it is missing
+    /// or different (only on change; refused when CI is set)
+    #[arg(long, requires = "usage", conflicts_with = "staged")]
+    record_evidence: bool,
+    /// The day to take as today (UTC, YYYY-MM-DD; default: the current
+    /// date): it ends the usage gate's quiet window and dates the removal
+    /// warnings. For tests and for re-running a past decision
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = check_usage::parse_day)]
+    today: Option<Date>,
     #[command(flatten)]
     live: ServerArgs,
 }
 
 pub fn run(args: Args) -> u8 {
+    let usage = match check_usage::Gate::read(
+        &args.usage,
+        args.no_usage_evidence,
+        args.today,
+        args.record_evidence,
+    ) {
+        Ok(u) => u,
+        Err(code) => return code,
+    };
     let live_candidate = match live_candidate(&args) {
         Ok(c) => c,
         Err(code) => return code,
@@ -104,15 +135,23 @@ pub fn run(args: Args) -> u8 {
         None => select(&args),
     };
     let mut run = CheckRun::default();
+    let mut known = std::collections::BTreeSet::new();
     match selection {
         Err(e) => run.errors.push(RunError::input(None, &e)),
         Ok(selection) => {
             for target in targets(selection, live_candidate.is_some()) {
-                let l = check_one(&args, &target, live_candidate.as_ref(), staged.as_ref());
+                let l = check_one(
+                    &args,
+                    &target,
+                    live_candidate.as_ref(),
+                    staged.as_ref(),
+                    (&usage, &mut known),
+                );
                 run.lockfiles.push(l);
             }
         }
     }
+    run.usage = usage.run_part(&run.lockfiles, &known);
     print_run(&run, args.format, args.color);
     run.exit_code()
 }
@@ -162,6 +201,7 @@ fn check_one(
     target: &Target,
     live_candidate: Option<&mcp_contract::Surface>,
     staged: Option<&staged::Staged>,
+    (usage, known): (&check_usage::Gate, &mut std::collections::BTreeSet<String>),
 ) -> LockfileRun {
     let path = &target.lockfile;
     let mut l = LockfileRun::new(shown(path), target.candidate.clone());
@@ -198,7 +238,7 @@ fn check_one(
         candidate: live_candidate.cloned(),
         fail_on,
         strict: args.strict,
-        today: Date::today(),
+        today: usage.today,
     });
     match prepared {
         Ok((input, ctx)) => {
@@ -208,7 +248,14 @@ fn check_one(
                     ctx.lockfile
                 );
             }
-            let outcome = gate(args, input);
+            // (the surfaces are reduced to the tools that differ unless live)
+            let reduced_from = ctx
+                .candidate_text
+                .as_deref()
+                .filter(|_| live_candidate.is_none());
+            let sides = check::usage::Sides::of(&input, reduced_from);
+            let mut outcome = gate(args, input);
+            usage.judge(&sides, &mut outcome, &ctx, path, &mut l, known);
             if args.write_fixtures {
                 if let Err(e) = write_fixtures(path, &outcome) {
                     l.errors.push(RunError::text(name, &l.lockfile, e));

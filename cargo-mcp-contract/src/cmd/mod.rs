@@ -2,6 +2,7 @@
 
 pub mod accepted;
 pub mod check;
+pub mod check_usage;
 pub mod diff;
 pub mod history;
 pub mod install_hook;

@@ -283,6 +283,16 @@ fn check_catches(out: &Output) -> Vec<String> {
                     }
                 }
             }
+            // a removed deprecated path the usage gate refuses
+            for r in check["usage"]["removals"].as_array().into_iter().flatten() {
+                if r["fails"] == serde_json::Value::Bool(true) {
+                    if let Some(rule) = r["finding"]["rule"].as_str() {
+                        if !by.iter().any(|b| b == rule) {
+                            by.push(rule.to_string());
+                        }
+                    }
+                }
+            }
             for p in check["problems"].as_array().into_iter().flatten() {
                 if p["level"] == "error" {
                     by.push(format!(

@@ -17,6 +17,7 @@ pub mod packages;
 pub mod repo;
 pub mod reserved;
 pub mod run;
+pub mod usage;
 
 use crate::diff::{diff_surfaces, Change};
 use crate::history::History;
@@ -111,6 +112,9 @@ pub struct CheckOutcome {
     /// aliases, and the surface they were found on (see [`alias`]).
     pub alias_changes: Vec<usize>,
     pub alias_surface: Surface,
+    /// The usage gate's verdicts on removed deprecated paths (filled in by
+    /// [`usage::decide`] after the run; empty until then).
+    pub usage: usage::UsageOutcome,
 }
 
 impl CheckOutcome {
@@ -123,6 +127,7 @@ impl CheckOutcome {
             Status::Invalid
         } else if self.changes.iter().any(|g| g.fails)
             || self.problems.iter().any(|p| p.level == Level::Error)
+            || self.usage.fails()
         {
             Status::Failed
         } else {
@@ -196,17 +201,30 @@ pub fn run(input: CheckInput) -> CheckOutcome {
     let all = changes.clone();
     // An entry already in the baseline's record acknowledged a change that
     // has landed: it acknowledges nothing in this diff (else it would wave
-    // through a later, different break at the same place).
+    // through a later, different break at the same place). One whose
+    // transition kind changed since (a rename that becomes a removal once
+    // its alias goes) is a new decision about that place: it acknowledges
+    // the change it names again, and is not stale when the diff has none
+    // (an alias only the runtime plan served leaves the schema unchanged).
+    let at_baseline = |entry: &crate::migrations::Entry, same_kind: bool| {
+        input.baseline_record.as_ref().is_some_and(|b| {
+            b.entries.iter().any(|e| {
+                e.selector == entry.selector
+                    && (e.transition.kind() == entry.transition.kind()) == same_kind
+            })
+        })
+    };
     let carried: Vec<bool> = input
         .record
         .entries
         .iter()
-        .map(|entry| {
-            input
-                .baseline_record
-                .as_ref()
-                .is_some_and(|b| b.entries.iter().any(|e| e.selector == entry.selector))
-        })
+        .map(|entry| at_baseline(entry, true))
+        .collect();
+    let rewritten: Vec<bool> = input
+        .record
+        .entries
+        .iter()
+        .map(|entry| at_baseline(entry, false))
         .collect();
     let mut matched = vec![false; input.record.entries.len()];
     let mut unpinned: Vec<(usize, &Change)> = vec![];
@@ -243,6 +261,9 @@ pub fn run(input: CheckInput) -> CheckOutcome {
         &input.served_defaults,
     );
     let mut problems = input.record_problems.clone();
+    // Free-text removal conditions: valid, but usage evidence cannot check
+    // them; each warning shows the typed form.
+    problems.extend(input.record.untyped_removals.iter().cloned());
     let stale_level = if input.strict {
         Level::Error
     } else {
@@ -277,7 +298,7 @@ pub fn run(input: CheckInput) -> CheckOutcome {
     for (i, entry) in input.record.entries.iter().enumerate() {
         // A rename or default the build step serves no longer shows in the diff.
         let served = crate::runtime::served::served(entry, &input.candidate);
-        if !matched[i] && !carried[i] && !served {
+        if !matched[i] && !carried[i] && !rewritten[i] && !served {
             problems.push(stale(
                 entry.pos,
                 format!(
@@ -321,5 +342,6 @@ pub fn run(input: CheckInput) -> CheckOutcome {
         record: input.record,
         alias_changes,
         alias_surface: found.surface,
+        usage: usage::UsageOutcome::default(),
     }
 }

@@ -16,6 +16,10 @@ pub struct CheckRun {
     pub lockfiles: Vec<LockfileRun>,
     /// Errors that kept the check from selecting any lockfile.
     pub errors: Vec<RunError>,
+    /// The usage evidence the run was given (`--usage`), the waiver
+    /// (`--no-usage-evidence`), and evidence rows no lockfile explains;
+    /// `None` when the run had neither and removed no deprecated path.
+    pub usage: Option<super::usage::UsageRun>,
 }
 
 /// How the candidate lockfile was judged.
@@ -276,6 +280,7 @@ mod tests {
                 Candidate::Lockfile,
             )],
             errors: vec![],
+            usage: None,
         };
         assert_eq!(run.status(), Status::Error);
         assert_eq!(run.exit_code(), 2);

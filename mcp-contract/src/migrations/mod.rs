@@ -47,7 +47,7 @@
 //! | kind            | keys                                                    |
 //! |-----------------|---------------------------------------------------------|
 //! | `rename`        | `from`, `to`, optional `until` (date), `removal` (text) |
-//! | `default`       | `field`, `value` (any TOML value: the server applies it)|
+//! | `default`       | `field`, `value` (any TOML value: the server applies it), optional `removal` |
 //! | `major-version` | `from`, `to` (tool names), optional `deprecated`, `until`, `removal` |
 //! | `removal`       | optional `until`, `removal`, `replacement` (what to use instead) |
 //! | `other`         | optional `note`                                         |
@@ -58,6 +58,13 @@
 //! optional: any client, and data for every day of the quiet window). The
 //! older free text (`removal = "no calls for 30 days"`) still parses, with a
 //! warning in [`MigrationRecord::untyped_removals`] showing the typed form.
+//! `cargo mcp-contract check --usage FILE...` decides a removal of a
+//! deprecated path with it (`docs/usage-gate.md`).
+//!
+//! An entry that records such a removal keeps the evidence that allowed it:
+//! `evidence = { sha256 = "...", from = 2026-10-01, to = 2026-11-30 }`
+//! (the digest and range of the merged usage evidence; `check --usage
+//! FILE... --record-evidence` writes it, see [`EvidenceRecord`]).
 //!
 //! A `rename` renames a tool when the entry's rule is a `tool.` rule, an
 //! input field otherwise ([`RenameTarget`]). Dates are `YYYY-MM-DD`.
@@ -69,17 +76,19 @@
 //! removal dates that have passed (warnings; errors under `--strict`).
 
 use crate::date;
+mod evidence;
 mod model;
 mod parse;
 mod suggest;
 
 pub use crate::suggest::did_you_mean;
 pub use date::Date;
+pub use evidence::{EvidenceRecord, EVIDENCE_KEYS};
 pub use model::{
     Entry, Level, MigrationRecord, Pos, Problem, ProblemKind, RemovalCondition, RenameTarget,
     Selector, ToolPolicy, Transition,
 };
-pub use parse::{parse, read, toml_to_json, RECORD_VERSION};
+pub use parse::{parse, read, toml_to_json, typed_form, RECORD_VERSION};
 pub use suggest::{detail_lines, json_to_toml, suggest_entry, toml_string};
 
 /// The record's file name, beside the lockfile.

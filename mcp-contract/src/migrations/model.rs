@@ -121,6 +121,9 @@ pub struct Entry {
     /// The transition's `removal` in its typed form, checkable against
     /// usage evidence.
     pub removal_condition: Option<RemovalCondition>,
+    /// `evidence = { sha256, from, to }`: the usage evidence that allowed
+    /// the removal this entry records.
+    pub evidence: Option<super::evidence::EvidenceRecord>,
     /// Where the entry starts in the file.
     pub pos: Pos,
 }

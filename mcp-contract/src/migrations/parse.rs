@@ -47,6 +47,7 @@ pub const ENTRY_KEYS: &[&str] = &[
     "reason",
     "owner",
     "transition",
+    "evidence",
 ];
 /// Keys of a typed `removal = { ... }` condition.
 pub const REMOVAL_KEYS: &[&str] = &["quiet_for", "clients", "min_coverage", "note"];
@@ -326,12 +327,7 @@ impl Parser<'_> {
         let pos = self.item_pos(item);
         if item.as_str().is_some() {
             let (text, _) = self.string(t, "removal")?;
-            let quiet = days_in_words(&text);
-            let typed = format!(
-                "removal = {{ quiet_for = \"{}d\", note = {} }}",
-                quiet.map_or("<days>".to_string(), |d| d.to_string()),
-                super::suggest::toml_string(&text)
-            );
+            let typed = typed_form(&text);
             self.untyped.push(Problem {
                 level: Level::Warning,
                 kind: ProblemKind::Stale,
@@ -595,11 +591,24 @@ impl Parser<'_> {
             }
         }
         let removal_condition = self.condition.take();
+        let evidence = t.get("evidence").and_then(|item| {
+            let lines = &self.lines;
+            match super::evidence::read(item, self.file, &|span| {
+                lines.pos(span.map_or(0, |s| s.start))
+            }) {
+                Ok(e) => Some(e),
+                Err(problems) => {
+                    self.problems.extend(problems);
+                    None
+                }
+            }
+        });
         if self.problems.len() != before {
             return None;
         }
         Some(Entry {
             removal_condition,
+            evidence,
             selector: selector?,
             reason: reason?,
             owner: owner?,
@@ -809,7 +818,7 @@ impl Parser<'_> {
         };
         let allowed: &[&str] = match kind.as_str() {
             "rename" => &["kind", "from", "to", "until", "removal"],
-            "default" => &["kind", "field", "value"],
+            "default" => &["kind", "field", "value", "removal"],
             "major-version" => &["kind", "from", "to", "deprecated", "until", "removal"],
             "removal" => &["kind", "until", "removal", "replacement"],
             "other" => &["kind", "note"],
@@ -868,6 +877,9 @@ impl Parser<'_> {
                         None
                     }
                 };
+                // (the condition is kept in `self.condition`; a default
+                // has no free-text removal of its own to show)
+                let _ = self.removal(t);
                 Transition::Default {
                     field: field?,
                     value: value?,
@@ -895,6 +907,17 @@ impl Parser<'_> {
         };
         (self.problems.len() == before).then_some(transition)
     }
+}
+
+/// The typed condition to write for a free-text `removal`:
+/// `removal = { quiet_for = "30d", note = "<the text>" }` (the days the text
+/// names, else a placeholder).
+pub fn typed_form(text: &str) -> String {
+    format!(
+        "removal = {{ quiet_for = \"{}d\", note = {} }}",
+        days_in_words(text).map_or("<days>".to_string(), |d| d.to_string()),
+        super::suggest::toml_string(text)
+    )
 }
 
 /// The number of days a free-text condition names (`for 30 days`).

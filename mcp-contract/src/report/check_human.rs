@@ -1,14 +1,17 @@
 //! The human check report: per lockfile, how it was judged, unacknowledged
 //! changes first, each with the `[[acknowledge]]` entry that would accept
 //! it, then acknowledged changes, then the rest, record problems (stale and
-//! expired entries included, warnings or not), the contract fixtures, and a
-//! one-line verdict. What kept a lockfile from being checked is the report's
+//! expired entries included, warnings or not), the usage gate's verdicts on
+//! removed deprecated paths, the contract fixtures, and a one-line verdict;
+//! with usage evidence, a line about it first, and evidence for tools no
+//! lockfile has last. What kept a lockfile from being checked is the report's
 //! other half, written for stderr like every exit-2 diagnostic.
 
 use std::fmt::Write;
 
-use super::gate::{describe_entry, GateReport};
+use super::gate::{describe_entry, run_usage_findings, GateReport};
 use crate::check::run::{CheckRun, LockfileRun};
+use crate::check::usage::findings::{self, Finding};
 use crate::check::Status;
 use crate::migrations::Level;
 use crate::rules::Severity;
@@ -25,13 +28,49 @@ pub struct HumanReport {
 /// Renders a whole run.
 pub fn render(run: &CheckRun, color: bool) -> HumanReport {
     let mut report = HumanReport::default();
+    if let Some(line) = run.usage.as_ref().and_then(findings::summary) {
+        let _ = writeln!(report.out, "{line}\n");
+    }
     for l in &run.lockfiles {
         if let Some(r) = GateReport::of(l) {
             render_one(&mut report.out, l, &r, color);
         }
     }
+    for f in run_usage_findings(run) {
+        write_finding(&mut report.out, color, &f);
+    }
     report.err = errors(run);
     report
+}
+
+/// A usage-gate finding: `error[usage.removal-refused]: ...`, where, the
+/// details and the fix.
+pub fn write_finding(out: &mut String, color: bool, f: &Finding) {
+    let code = match f.level {
+        findings::Level::Error => "1;31",
+        findings::Level::Warning => "1;33",
+        findings::Level::Note => "2",
+    };
+    let _ = writeln!(
+        out,
+        "{}: {}",
+        paint(color, code, &format!("{}[{}]", f.level.as_str(), f.rule)),
+        f.message
+    );
+    match f.line {
+        Some(line) => {
+            let _ = writeln!(out, "  --> {}:{line}", f.file);
+        }
+        None => {
+            let _ = writeln!(out, "  --> {}", f.file);
+        }
+    }
+    for d in &f.details {
+        let _ = writeln!(out, "  = {d}");
+    }
+    if let Some(h) = &f.help {
+        let _ = writeln!(out, "  help: {h}");
+    }
 }
 
 /// The errors of a run, one `error: ` diagnostic each.
@@ -153,6 +192,9 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
             let _ = writeln!(out, "{rest}");
         }
     }
+    for f in r.usage_findings() {
+        write_finding(out, color, &f);
+    }
     out.push_str(&fixtures(l));
     let s = o.summary();
     let _ = writeln!(
@@ -167,6 +209,14 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
         failing.len(),
         o.fail_on
     );
+    if !o.usage.removals.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} {}",
+            paint(color, "1", "usage gate:"),
+            findings::tally(&o.usage)
+        );
+    }
     let verdict = match l.status() {
         Status::Passed => paint(color, "1;32", "passed"),
         Status::Failed => paint(color, "1;31", "FAILED"),

@@ -22,6 +22,17 @@
 //!               "message": "...", "text": "..."}]}]}
 //! ```
 //!
+//! With usage evidence or a removed deprecated path, each check has
+//! `"usage": {"removals": [{"tool", "kind": "alias"|"default"|"old-version"|"tool",
+//! "path": "field:query"|null, "entry_line", "condition", "verdict":
+//! "cleared"|"refused"|"no-evidence"|"no-condition"|"waived", "fails",
+//! "window", "callers": [{"client", "last_hit", "hits"}], "covered", "needed",
+//! "gaps", "would_clear", "evidence_record", "expected_record", "finding"}]}`,
+//! and the report a top-level `"usage": {"today", "evidence": {"files",
+//! "from", "to", "sha256", "days_covered", "gaps"}|null, "waived",
+//! "unknown_tools", "findings"}` (`null` when the run had neither evidence
+//! nor a waiver nor a removal). See `docs/usage-gate.md`.
+//!
 //! `status` is `passed`, `failed` (exit 1), `invalid` (a malformed record)
 //! or `error` (something could not be checked; both exit 2). A lockfile that
 //! could not be checked has `baseline`, `new_surface` and `summary` null and
@@ -30,10 +41,13 @@
 
 use serde_json::{json, Map, Value};
 
-use super::gate::{status_str, GateReport};
+use super::gate::{run_usage_findings, status_str, GateReport};
 use super::json::{change_json, JSON_FORMAT_VERSION};
 use crate::check::run::{CheckRun, LockfileRun, RunError};
+use crate::check::usage::findings::Finding;
+use crate::check::usage::{Condition, RecordState, Verdict};
 use crate::migrations::{Level, ProblemKind};
+use crate::usage::run_text;
 
 /// The whole report as a JSON value.
 pub fn report_json(run: &CheckRun) -> Value {
@@ -42,7 +56,112 @@ pub fn report_json(run: &CheckRun) -> Value {
         "status": status_str(run.status()),
         "errors": run.errors.iter().map(error_json).collect::<Vec<_>>(),
         "checks": run.lockfiles.iter().map(lockfile_json).collect::<Vec<_>>(),
+        "usage": usage_run_json(run),
     })
+}
+
+/// A usage-gate finding.
+pub fn finding_json(f: &Finding) -> Value {
+    json!({
+        "rule": f.rule, "level": f.level.as_str(), "file": f.file, "line": f.line,
+        "message": f.message, "details": f.details, "help": f.help,
+    })
+}
+
+/// The run's usage part (`null` without one).
+pub fn usage_run_json(run: &CheckRun) -> Value {
+    let Some(u) = &run.usage else {
+        return Value::Null;
+    };
+    let evidence = match &u.evidence {
+        Some(g) => json!({
+            "files": g.files.iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>(),
+            "from": g.merged.from.to_string(), "to": g.merged.to.to_string(),
+            "sha256": g.record.sha256,
+            "days_covered": g.merged.covered_days(),
+            "gaps": g.merged.gaps().into_iter().map(run_text).collect::<Vec<_>>(),
+        }),
+        None => Value::Null,
+    };
+    json!({
+        "today": u.today.to_string(),
+        "evidence": evidence,
+        "waived": u.waived,
+        "unknown_tools": u.unknown_tools.iter().map(|t| json!({
+            "tool": t.tool, "file": t.file, "clients": t.clients, "hits": t.hits,
+            "last_hit": t.last_hit.to_string(), "suggestion": t.suggestion,
+        })).collect::<Vec<_>>(),
+        "findings": run_usage_findings(run).iter().map(finding_json).collect::<Vec<_>>(),
+    })
+}
+
+fn removals_json(r: &GateReport<'_>) -> Value {
+    let findings = r.usage_findings();
+    let removals: Vec<Value> = r
+        .outcome
+        .usage
+        .removals
+        .iter()
+        .zip(&findings)
+        .map(|(v, f)| {
+            let p = &v.path;
+            let mut out = json!({
+                "tool": p.tool, "kind": p.kind.as_str(), "path": p.kind.key(),
+                "entry_line": p.entry.and_then(|i| r.outcome.record.entries.get(i)).map(|e| e.pos.line),
+                "condition": match &p.condition {
+                    Condition::Typed { condition: c, source } => json!({
+                        "typed": true, "quiet_for_days": c.quiet_for, "clients": c.clients,
+                        "min_coverage_days": c.coverage_needed(), "file": source.file, "line": source.line,
+                    }),
+                    Condition::Untyped { text, typed, source } => json!({
+                        "typed": false, "text": text, "typed_form": typed,
+                        "file": source.file, "line": source.line,
+                    }),
+                    Condition::Missing => Value::Null,
+                },
+                "fails": v.fails(),
+                "finding": finding_json(f),
+            });
+            let (verdict, extra) = match &v.verdict {
+                Verdict::NoEvidence => ("no-evidence", json!({})),
+                Verdict::Waived => ("waived", json!({})),
+                Verdict::NoCondition => ("no-condition", json!({})),
+                Verdict::Refused { window, callers, covered, needed, gaps, would_clear } => (
+                    "refused",
+                    json!({
+                        "window": {"from": window.0.to_string(), "to": window.1.to_string()},
+                        "callers": callers.iter().map(|c| json!({
+                            "client": c.client, "last_hit": c.last_hit.to_string(), "hits": c.hits,
+                        })).collect::<Vec<_>>(),
+                        "covered": covered, "needed": needed,
+                        "gaps": gaps.iter().copied().map(run_text).collect::<Vec<_>>(),
+                        "would_clear": would_clear,
+                    }),
+                ),
+                Verdict::Cleared { window, covered, record } => (
+                    "cleared",
+                    json!({
+                        "window": {"from": window.0.to_string(), "to": window.1.to_string()},
+                        "covered": covered,
+                        "evidence_record": match record {
+                            RecordState::Recorded => "recorded",
+                            RecordState::Written => "written",
+                            RecordState::Missing => "missing",
+                            RecordState::Mismatch(_) => "mismatch",
+                            RecordState::NoEntry => "no-entry",
+                        },
+                        "expected_record": r.outcome.usage.expected.as_ref().map(|e| e.toml_line()),
+                    }),
+                ),
+            };
+            if let (Value::Object(o), Value::Object(x)) = (&mut out, extra) {
+                o.insert("verdict".into(), verdict.into());
+                o.extend(x);
+            }
+            out
+        })
+        .collect();
+    json!({"removals": removals})
 }
 
 fn error_json(e: &RunError) -> Value {
@@ -58,7 +177,7 @@ fn lockfile_json(l: &LockfileRun) -> Value {
         None => json!({
             "lockfile": l.lockfile, "record": Value::Null, "baseline": Value::Null,
             "new_surface": Value::Null, "fail_on": Value::Null,
-            "changes": [], "problems": [], "summary": Value::Null,
+            "changes": [], "problems": [], "summary": Value::Null, "usage": Value::Null,
         }),
     };
     if let Value::Object(m) = &mut v {
@@ -145,6 +264,7 @@ fn check_json(r: &GateReport<'_>) -> Value {
         "changes": changes,
         "problems": problems,
         "summary": summary,
+        "usage": removals_json(r),
     })
 }
 

@@ -1,9 +1,11 @@
 //! What every check report format renders: the whole run
 //! ([`CheckRun`]), and for each checked lockfile a [`GateReport`] (the
 //! outcome plus where its inputs came from), and helpers the formats share
-//! (the line of a change in the lockfile, record problems).
+//! (the line of a change in the lockfile, record problems, the usage
+//! gate's findings).
 
 use crate::check::run::{CheckRun, LockfileRun};
+use crate::check::usage::findings::Finding;
 use crate::check::{CheckOutcome, Gated, Status};
 use crate::migrations::Entry;
 
@@ -52,6 +54,31 @@ impl<'a> GateReport<'a> {
         g.acknowledged_by
             .and_then(|i| self.outcome.record.entries.get(i))
     }
+
+    /// What the usage gate says about this lockfile's removals.
+    pub fn usage_findings(&self) -> Vec<Finding> {
+        crate::check::usage::findings::lockfile(
+            &self.outcome.usage,
+            self.record,
+            &self.outcome.record,
+        )
+    }
+}
+
+/// What the usage gate says about the whole run (evidence for tools no
+/// lockfile has, a waiver that waived nothing).
+pub fn run_usage_findings(run: &CheckRun) -> Vec<Finding> {
+    let Some(u) = &run.usage else {
+        return vec![];
+    };
+    let waived = run
+        .lockfiles
+        .iter()
+        .filter_map(|l| l.checked.as_ref())
+        .flat_map(|(o, _)| &o.usage.removals)
+        .filter(|r| matches!(r.verdict, crate::check::usage::Verdict::Waived))
+        .count();
+    crate::check::usage::findings::run(u, waived)
 }
 
 /// The overall status of a run (the worst of its lockfiles).

@@ -2,8 +2,10 @@
 //! unacknowledged change on its line of the lockfile (with the entry that
 //! would acknowledge it), `::notice` for acknowledged ones, `::warning` for
 //! record problems, `::error` for each failing contract fixture and each
-//! thing that kept a lockfile from being checked, so they show up inline in
-//! the pull request's diff.
+//! thing that kept a lockfile from being checked, and one per usage-gate
+//! finding (`::error` for a refused removal, `::warning` for a waived one,
+//! `::notice` for a cleared one), so they show up inline in the pull
+//! request's diff.
 
 use std::fmt::Write;
 
@@ -40,10 +42,46 @@ pub fn render(run: &CheckRun) -> String {
             );
         }
     }
+    for f in super::gate::run_usage_findings(run) {
+        finding(&mut out, &f);
+    }
     for (_, e) in run.all_errors() {
         error(&mut out, e);
     }
     out
+}
+
+/// A usage-gate finding: `::error`, `::warning` or `::notice` on the record line.
+fn finding(out: &mut String, f: &crate::check::usage::findings::Finding) {
+    use crate::check::usage::findings::Level as L;
+    let cmd = match f.level {
+        L::Error => "error",
+        L::Warning => "warning",
+        L::Note => "notice",
+    };
+    let mut place = String::new();
+    if !f.file.starts_with('<') {
+        place = format!(" file={}", escape_property(&f.file));
+        if let Some(line) = f.line {
+            let _ = write!(place, ",line={line}");
+        }
+        place.push(',');
+    } else {
+        place.push(' ');
+    }
+    let mut body = f.message.clone();
+    for d in &f.details {
+        body.push_str(&format!("\n- {d}"));
+    }
+    if let Some(h) = &f.help {
+        body.push_str(&format!("\n{h}"));
+    }
+    let _ = writeln!(
+        out,
+        "::{cmd}{place}title={}::{}",
+        escape_property(&format!("usage gate ({})", f.rule)),
+        escape_data(&body)
+    );
 }
 
 fn error(out: &mut String, e: &RunError) {
@@ -105,6 +143,9 @@ fn render_gate(out: &mut String, r: &GateReport<'_>) {
             escape_property(&format!("{} ({})", c.rule, c.tool)),
             escape_data(&body)
         );
+    }
+    for f in r.usage_findings() {
+        finding(out, &f);
     }
     for p in &r.outcome.problems {
         let cmd = match p.level {

@@ -1,6 +1,7 @@
 //! Rendering tool timelines (`cargo mcp-contract history`): when each tool
 //! was introduced, changed (with a severity summary), deprecated (from the
-//! migration record) and removed, with short commit ids.
+//! migration record) and removed, with short commit ids, and the usage
+//! evidence the record says allowed a removal (`evidence = { ... }`).
 
 use std::fmt::Write;
 
@@ -34,6 +35,14 @@ fn selected<'a>(history: &'a History, tool: Option<&'a str>) -> Vec<&'a String> 
         .keys()
         .filter(|k| tool.is_none_or(|t| t == k.as_str()))
         .collect()
+}
+
+/// What an entry with an evidence record removed, in a few words.
+fn removed_what(e: &crate::migrations::Entry) -> String {
+    match e.selector.place() {
+        (_, Some(subject)) if e.selector.rule() != "tool.removed" => format!("`{subject}`"),
+        _ => "the tool".to_string(),
+    }
 }
 
 pub fn render_human(history: &History, record: &MigrationRecord, tool: Option<&str>) -> String {
@@ -77,6 +86,21 @@ pub fn render_human(history: &History, record: &MigrationRecord, tool: Option<&s
                     "removal",
                     p.removal.as_deref().unwrap_or(""),
                     p.until.map(|u| format!(" (by {u})")).unwrap_or_default()
+                );
+            }
+        }
+        for e in record.entries_for(name) {
+            if let Some(ev) = &e.evidence {
+                let _ = writeln!(
+                    out,
+                    "  {:<11} {} cleared by usage evidence {}..{} sha256 {} (per {}:{})",
+                    "evidence",
+                    removed_what(e),
+                    ev.from,
+                    ev.to,
+                    ev.sha256,
+                    record.file,
+                    e.pos.line
                 );
             }
         }
@@ -131,7 +155,16 @@ pub fn render_json(history: &History, record: &MigrationRecord, tool: Option<&st
                 })
                 .collect();
             let policy = record.tools.get(name.as_str());
+            let evidence: Vec<Value> = record
+                .entries_for(name)
+                .filter_map(|e| {
+                    let ev = e.evidence.as_ref()?;
+                    Some(json!({"removed": removed_what(e), "line": e.pos.line,
+                                "sha256": ev.sha256, "from": ev.from.to_string(), "to": ev.to.to_string()}))
+                })
+                .collect();
             json!({
+                "removal_evidence": evidence,
                 "tool": name,
                 "events": events,
                 "deprecated": policy.and_then(|p| p.deprecated).map(|d| d.to_string()),

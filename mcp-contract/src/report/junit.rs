@@ -1,13 +1,16 @@
 //! JUnit XML (`--format junit`) for CI systems that only read test reports:
 //! one test suite per lockfile, one test case per change at or above
-//! `--fail-on` (failing when unacknowledged), per record error and per
-//! failing contract fixture, and one erroring test case per thing that kept
-//! a lockfile from being checked.
+//! `--fail-on` (failing when unacknowledged), per record error, per
+//! failing contract fixture and per usage-gate finding (failing when the
+//! removal is refused; a waived or cleared removal passes with its text in
+//! `system-out`), and one erroring test case per thing that kept a lockfile
+//! from being checked.
 
 use std::fmt::Write;
 
 use super::gate::{describe_entry, GateReport};
 use crate::check::run::{CheckRun, LockfileRun, RunError};
+use crate::check::usage::findings::{self, Finding};
 use crate::migrations::Level;
 
 /// Escapes text for XML attributes and content.
@@ -34,6 +37,19 @@ pub fn render(run: &CheckRun) -> String {
     for l in &run.lockfiles {
         render_lockfile(&mut out, l);
     }
+    let usage = super::gate::run_usage_findings(run);
+    if !usage.is_empty() {
+        let mut cases = String::new();
+        let (mut tests, mut failures) = (0, 0);
+        for f in &usage {
+            tests += 1;
+            failures += usage_case(&mut cases, f);
+        }
+        let _ = write!(
+            out,
+            "  <testsuite name=\"mcp-contract usage evidence\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n"
+        );
+    }
     if !run.errors.is_empty() {
         let mut cases = String::new();
         for e in &run.errors {
@@ -47,6 +63,42 @@ pub fn render(run: &CheckRun) -> String {
     }
     out.push_str("</testsuites>\n");
     out
+}
+
+/// A usage-gate finding as a test case: failing when it is an error, its
+/// text in `system-out` otherwise. Returns the failures it adds.
+fn usage_case(cases: &mut String, f: &Finding) -> usize {
+    let mut text = f.message.clone();
+    for d in &f.details {
+        text.push_str(&format!("\n- {d}"));
+    }
+    if let Some(h) = &f.help {
+        text.push_str(&format!("\nhelp: {h}"));
+    }
+    let place = match f.line {
+        Some(l) => format!("{}:{l}", f.file),
+        None => f.file.clone(),
+    };
+    let name = xml_escape(&format!("{} {place}", f.rule));
+    if f.level == findings::Level::Error {
+        let _ = writeln!(
+            cases,
+            "    <testcase classname=\"{}\" name=\"{name}\">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+            xml_escape(&f.file),
+            xml_escape(&f.message),
+            f.rule,
+            xml_escape(&text)
+        );
+        1
+    } else {
+        let _ = writeln!(
+            cases,
+            "    <testcase classname=\"{}\" name=\"{name}\">\n      <system-out>{}</system-out>\n    </testcase>",
+            xml_escape(&f.file),
+            xml_escape(&format!("{}: {text}", f.level.as_str()))
+        );
+        0
+    }
 }
 
 fn error_case(cases: &mut String, e: &RunError) {
@@ -122,6 +174,10 @@ fn render_lockfile(out: &mut String, l: &LockfileRun) {
         } else {
             cases.push_str("/>\n");
         }
+    }
+    for f in r.usage_findings() {
+        tests += 1;
+        failures += usage_case(&mut cases, &f);
     }
     for p in o.problems.iter().filter(|p| p.level == Level::Error) {
         tests += 1;

@@ -1,12 +1,15 @@
 //! A Markdown summary for a pull-request comment (`--format markdown`): the
 //! verdict, a table of breaking and behavioral changes with their
-//! acknowledgement, the entries to paste for the unacknowledged ones, record
-//! problems, failing contract fixtures, and what could not be checked.
+//! acknowledgement, the entries to paste for the unacknowledged ones, the
+//! usage gate's verdicts on removed deprecated paths (refused, waived with
+//! `--no-usage-evidence`, cleared), record problems, failing contract
+//! fixtures, the usage evidence given, and what could not be checked.
 
 use std::fmt::Write;
 
 use super::gate::{describe_entry, GateReport};
 use crate::check::run::{CheckRun, LockfileRun};
+use crate::check::usage::findings::{self, Finding};
 use crate::check::Status;
 use crate::migrations::Level;
 use crate::rules::Severity;
@@ -30,6 +33,16 @@ pub fn render(run: &CheckRun) -> String {
         }
         render_fixtures_and_errors(&mut out, l);
     }
+    let usage = super::gate::run_usage_findings(run);
+    if let Some(line) = run.usage.as_ref().and_then(findings::summary) {
+        let _ = writeln!(out, "{}\n", cell(&line));
+    }
+    for f in &usage {
+        write_finding(&mut out, f);
+    }
+    if !usage.is_empty() {
+        out.push('\n');
+    }
     if !run.errors.is_empty() {
         out.push_str("### ❌ MCP contract check could not run\n\n");
         for e in &run.errors {
@@ -40,12 +53,35 @@ pub fn render(run: &CheckRun) -> String {
     out
 }
 
+/// A usage-gate finding as a list item with its details and fix.
+fn write_finding(out: &mut String, f: &Finding) {
+    let mark = match f.level {
+        findings::Level::Error => "❌ **error**",
+        findings::Level::Warning => "⚠️ **warning**",
+        findings::Level::Note => "✅ **note**",
+    };
+    let place = match f.line {
+        Some(l) => format!("{}:{l}", f.file),
+        None => f.file.clone(),
+    };
+    let _ = writeln!(out, "- {mark} `{}` `{place}`: {}", f.rule, cell(&f.message));
+    for d in &f.details {
+        let _ = writeln!(out, "  - {}", cell(d));
+    }
+    if let Some(h) = &f.help {
+        let _ = writeln!(out, "  - fix: {}", cell(h));
+    }
+}
+
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn head(l: &LockfileRun, failing: usize) -> String {
     let fixtures = l.fixtures.as_ref().map_or(0, |f| f.failures.len());
+    let refused = l.checked.as_ref().map_or(0, |(o, _)| {
+        o.usage.removals.iter().filter(|r| r.fails()).count()
+    });
     match l.status() {
         Status::Passed => "✅ MCP contract check passed".to_string(),
         Status::Failed => {
@@ -55,6 +91,9 @@ fn head(l: &LockfileRun, failing: usize) -> String {
             }
             if fixtures > 0 {
                 why.push(plural(fixtures, "failing contract fixture"));
+            }
+            if refused > 0 {
+                why.push(plural(refused, "removal the usage gate refuses"));
             }
             if why.is_empty() {
                 why.push("the migration record is stale".to_string());
@@ -157,6 +196,13 @@ fn render_gate(out: &mut String, l: &LockfileRun, r: &GateReport<'_>) {
             let _ = writeln!(out, "{}", g.migration_entry.as_deref().unwrap_or(""));
         }
         out.push_str("```\n\n</details>\n\n");
+    }
+    let usage = r.usage_findings();
+    for f in &usage {
+        write_finding(out, f);
+    }
+    if !usage.is_empty() {
+        out.push('\n');
     }
     for p in &o.problems {
         let word = if p.level == Level::Error {

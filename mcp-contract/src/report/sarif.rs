@@ -4,7 +4,10 @@
 //! on the lockfile or record line, with the change fingerprint as a partial
 //! fingerprint so results track across runs; one `error` per failing
 //! contract fixture (on the fixture file) and per thing that kept a lockfile
-//! from being checked.
+//! from being checked; one result per usage-gate finding (`usage.*` rules:
+//! a refused removal is an `error` on the record entry, a removal waived
+//! with `--no-usage-evidence` a `warning`), and the run's usage evidence and
+//! waiver under `runs[0].properties.usage`.
 
 use std::collections::BTreeMap;
 
@@ -86,6 +89,9 @@ pub fn report(run: &CheckRun) -> Value {
             }
             results.push(result);
         }
+        for f in r.usage_findings() {
+            results.push(usage_result(&f));
+        }
         for p in &r.outcome.problems {
             let id = match p.kind {
                 ProblemKind::Invalid => "migrations.invalid",
@@ -102,6 +108,9 @@ pub fn report(run: &CheckRun) -> Value {
                 "locations": [location(r.record, Some(p.pos.line), Some(p.pos.column))],
             }));
         }
+    }
+    for f in super::gate::run_usage_findings(run) {
+        results.push(usage_result(&f));
     }
     let mut driver_rules: Vec<Value> = used
         .keys()
@@ -127,7 +136,10 @@ pub fn report(run: &CheckRun) -> Value {
             NOT_CHECKED_RULE,
             "a lockfile could not be checked (stale with its sources, unreadable, no baseline)",
         ),
-    ] {
+    ]
+    .into_iter()
+    .chain(crate::check::usage::findings::RULES.iter().copied())
+    {
         driver_rules.push(json!({"id": id, "shortDescription": {"text": text}}));
     }
     json!({
@@ -140,7 +152,30 @@ pub fn report(run: &CheckRun) -> Value {
                 "rules": driver_rules,
             }},
             "results": results,
+            "properties": {"usage": super::check_json::usage_run_json(run)},
         }],
+    })
+}
+
+/// A usage-gate finding as a result (no location for the arguments).
+fn usage_result(f: &crate::check::usage::findings::Finding) -> Value {
+    let mut text = f.message.clone();
+    for d in &f.details {
+        text.push_str(&format!("\n- {d}"));
+    }
+    if let Some(h) = &f.help {
+        text.push_str(&format!("\n\nFix: {h}"));
+    }
+    let locations = if f.file.starts_with('<') {
+        vec![]
+    } else {
+        vec![location(&f.file, f.line, None)]
+    };
+    json!({
+        "ruleId": f.rule,
+        "level": f.level.as_str(),
+        "message": {"text": text},
+        "locations": locations,
     })
 }
 

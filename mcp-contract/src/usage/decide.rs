@@ -47,6 +47,28 @@ pub fn clears(
     path: &str,
     today: Date,
 ) -> Decision {
+    decide(condition, evidence, tool, &|p| p == path, today)
+}
+
+/// Decides whether `evidence` shows `tool` itself may go today: every
+/// path of the tool counts (`field:...`, `default:...`, `tool:...`,
+/// `rejected:...`), a client's hits on all of them together.
+pub fn clears_tool(
+    condition: &RemovalCondition,
+    evidence: &Evidence,
+    tool: &str,
+    today: Date,
+) -> Decision {
+    decide(condition, evidence, tool, &|_| true, today)
+}
+
+fn decide(
+    condition: &RemovalCondition,
+    evidence: &Evidence,
+    tool: &str,
+    path: &dyn Fn(&str) -> bool,
+    today: Date,
+) -> Decision {
     let window = (
         today.plus_days(-i64::from(condition.quiet_for)),
         today.plus_days(-1),
@@ -67,20 +89,24 @@ pub fn clears(
                         .is_some_and(|r| r.starts_with('/'))
             })
     };
-    let callers: Vec<Caller> = evidence
+    // one caller per client, over every path that counts
+    let mut by_client: std::collections::BTreeMap<&str, Caller> = Default::default();
+    for (Key { client, .. }, by_day) in evidence
         .hits
         .iter()
-        .filter(|(k, _)| k.tool == tool && k.path == path && listed(&k.client))
-        .filter_map(|(Key { client, .. }, by_day)| {
-            let hits: Vec<(&Date, &u64)> = by_day.iter().filter(|(d, _)| in_window(d)).collect();
-            let (last, _) = hits.last()?;
-            Some(Caller {
+        .filter(|(k, _)| k.tool == tool && path(&k.path) && listed(&k.client))
+    {
+        for (day, n) in by_day.iter().filter(|(d, _)| in_window(d)) {
+            let c = by_client.entry(client).or_insert_with(|| Caller {
                 client: client.clone(),
-                last_hit: **last,
-                hits: hits.iter().fold(0u64, |a, (_, n)| a.saturating_add(**n)),
-            })
-        })
-        .collect();
+                last_hit: *day,
+                hits: 0,
+            });
+            c.last_hit = c.last_hit.max(*day);
+            c.hits = c.hits.saturating_add(*n);
+        }
+    }
+    let callers: Vec<Caller> = by_client.into_values().collect();
     if callers.is_empty() && covered >= needed {
         return Decision::Cleared { window, covered };
     }
@@ -188,6 +214,41 @@ mod tests {
         // nor another path or tool
         let path = clears(&cond(&[], None), &e, "search", "field:other", d(TODAY));
         assert!(matches!(path, Decision::Cleared { .. }));
+    }
+
+    #[test]
+    fn a_tool_counts_every_path_of_it_per_client() {
+        let mut e = evidence(&[("a/1", "2026-11-15", 2)], &[]);
+        let key = |path: &str, client: &str| Key {
+            tool: "search".into(),
+            path: path.into(),
+            client: client.into(),
+        };
+        e.add(key("rejected:UNKNOWN_FIELD", "a/1"), d("2026-11-17"), 1);
+        e.add(key("default:region", "b/2"), d("2026-11-14"), 4);
+        let Decision::Refused { callers, .. } =
+            clears_tool(&cond(&[], None), &e, "search", d(TODAY))
+        else {
+            panic!("refused")
+        };
+        assert_eq!(
+            callers,
+            [
+                Caller {
+                    client: "a/1".into(),
+                    last_hit: d("2026-11-17"),
+                    hits: 3
+                },
+                Caller {
+                    client: "b/2".into(),
+                    last_hit: d("2026-11-14"),
+                    hits: 4
+                }
+            ]
+        );
+        // another tool's rows do not count
+        let other = clears_tool(&cond(&[], None), &e, "other", d(TODAY));
+        assert!(matches!(other, Decision::Cleared { .. }));
     }
 
     #[test]

@@ -1,0 +1,199 @@
+//! `check`'s usage gate as the command line drives it: `--usage FILE...`
+//! read and merged before anything else (a bad file is exit 2 with its
+//! place and fix, nothing written), `--no-usage-evidence` (the explicit
+//! waiver), `--today` (the day the quiet window ends before), and
+//! `--record-evidence` (writes the evidence record into the entries of
+//! cleared removals; never under CI). The decisions themselves are the
+//! library's (`mcp_contract::check::usage`).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use mcp_contract::check::run::{LockfileRun, RunError};
+use mcp_contract::check::usage::{
+    self, known, EvidenceInput, Given, RecordState, Sides, UsageRun, Verdict,
+};
+use mcp_contract::check::{repo::CheckContext, CheckOutcome};
+use mcp_contract::migrations::Date;
+
+use crate::output;
+
+/// The usage gate's arguments, once read.
+pub struct Gate {
+    pub evidence: EvidenceInput,
+    pub today: Date,
+    pub record: bool,
+}
+
+/// `--today`: a calendar day.
+pub fn parse_day(s: &str) -> Result<Date, String> {
+    Date::parse(s).ok_or_else(|| format!("`{s}` is not a day: write YYYY-MM-DD, e.g. 2026-11-30"))
+}
+
+/// Is this a CI run (`CI` set to anything but empty, `0` or `false`, as
+/// CI services set it)?
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
+}
+
+impl Gate {
+    /// Reads the evidence files (exit status 2 on the first bad one).
+    pub fn read(
+        files: &[PathBuf],
+        waived: bool,
+        today: Option<Date>,
+        record: bool,
+    ) -> Result<Gate, u8> {
+        if record && under_ci() {
+            eprintln!("error: --record-evidence does not write under CI (CI is set): a CI run checks the record, it does not change it\n  help: run `cargo mcp-contract check --usage FILE... --record-evidence` locally and commit contracts/migrations.toml");
+            return Err(output::ERROR);
+        }
+        let evidence = if files.is_empty() {
+            if waived {
+                EvidenceInput::Waived
+            } else {
+                EvidenceInput::None
+            }
+        } else {
+            let mut read = vec![];
+            for path in files {
+                match mcp_contract::usage::read(path) {
+                    Ok(e) => read.push((path.display().to_string(), e)),
+                    Err(e) => return Err(output::input_error(&e)),
+                }
+            }
+            match Given::merge(read) {
+                Ok(g) => EvidenceInput::Given(g),
+                Err(e) => return Err(output::input_error(&e)),
+            }
+        };
+        Ok(Gate {
+            evidence,
+            today: today.unwrap_or_else(Date::today),
+            record,
+        })
+    }
+
+    /// Decides one lockfile's removals, adds the tools it knows to
+    /// `known`, and with `--record-evidence` writes the evidence record.
+    pub fn judge(
+        &self,
+        sides: &Sides,
+        outcome: &mut CheckOutcome,
+        ctx: &CheckContext,
+        lockfile: &Path,
+        l: &mut LockfileRun,
+        known: &mut BTreeSet<String>,
+    ) {
+        outcome.usage = usage::decide(sides, outcome, &self.evidence, self.today);
+        let package = l.candidate.package().map(str::to_string);
+        if let EvidenceInput::Given(g) = &self.evidence {
+            let here = known::names(sides, &outcome.record);
+            let leftover = known::unknown_names(g, &here);
+            known.extend(here);
+            if !leftover.is_empty() {
+                let dir = lockfile.parent().filter(|p| !p.as_os_str().is_empty());
+                let found = mcp_contract::git::Repo::discover(dir.unwrap_or(Path::new(".")))
+                    .and_then(|repo| {
+                        known::ever_published(&repo, &ctx.baseline.commit, &ctx.lockfile, &leftover)
+                    });
+                match found {
+                    Ok(published) => known.extend(published),
+                    Err(e) => l.errors.push(RunError::input(package.as_deref(), &e)),
+                }
+            }
+        }
+        if self.record {
+            if let Err(text) = write_records(lockfile, outcome) {
+                l.errors
+                    .push(RunError::text(package.as_deref(), &ctx.record, text));
+            }
+        }
+    }
+
+    /// The run's usage part: `None` without evidence, waiver or removal.
+    pub fn run_part(
+        &self,
+        lockfiles: &[LockfileRun],
+        known: &BTreeSet<String>,
+    ) -> Option<UsageRun> {
+        let removals = lockfiles
+            .iter()
+            .filter_map(|l| l.checked.as_ref())
+            .any(|(o, _)| !o.usage.removals.is_empty());
+        let given = match &self.evidence {
+            EvidenceInput::Given(g) => Some(g.clone()),
+            _ => None,
+        };
+        let waived = self.evidence == EvidenceInput::Waived;
+        if given.is_none() && !waived && !removals {
+            return None;
+        }
+        Some(UsageRun {
+            today: self.today,
+            unknown_tools: given
+                .as_ref()
+                .map(|g| known::unknown_tools(g, known))
+                .unwrap_or_default(),
+            evidence: given,
+            waived,
+        })
+    }
+}
+
+/// `--record-evidence`: writes the evidence record into each cleared
+/// removal's entry that lacks it or records other evidence; says on stderr
+/// what it wrote.
+fn write_records(lockfile: &Path, outcome: &mut CheckOutcome) -> Result<(), String> {
+    let Some(expected) = outcome.usage.expected.clone() else {
+        return Ok(());
+    };
+    let mut lines = vec![];
+    for r in &outcome.usage.removals {
+        if let Verdict::Cleared {
+            record: RecordState::Missing | RecordState::Mismatch(_),
+            ..
+        } = &r.verdict
+        {
+            if let Some(e) = r.path.entry.and_then(|i| outcome.record.entries.get(i)) {
+                lines.push(e.pos.line);
+            }
+        }
+    }
+    if lines.is_empty() {
+        return Ok(());
+    }
+    lines.sort();
+    lines.dedup();
+    let path = mcp_contract::migrations::path_for(lockfile);
+    let written = usage::record::write(&path, &lines, &expected).map_err(|e| {
+        format!(
+            "{e}\n  help: add the line by hand: {}",
+            expected.toml_line()
+        )
+    })?;
+    if written {
+        for line in &lines {
+            eprintln!(
+                "wrote `{}` into the entry at {}:{line}",
+                expected.toml_line(),
+                path.display()
+            );
+        }
+    }
+    for r in &mut outcome.usage.removals {
+        if let Verdict::Cleared { record, .. } = &mut r.verdict {
+            let entry_line = r
+                .path
+                .entry
+                .and_then(|i| outcome.record.entries.get(i))
+                .map(|e| e.pos.line);
+            if matches!(record, RecordState::Missing | RecordState::Mismatch(_))
+                && entry_line.is_some_and(|l| lines.contains(&l))
+            {
+                *record = RecordState::Written;
+            }
+        }
+    }
+    Ok(())
+}

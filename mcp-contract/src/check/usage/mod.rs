@@ -1,0 +1,239 @@
+//! The usage gate: a change that removes a deprecated path (an alias, a
+//! server-applied default, an old major version, a deprecated tool) passes
+//! only when usage evidence shows nobody takes it any more. The design
+//! rule this enforces: never delete a deprecated parameter until telemetry
+//! shows it receives no calls, and never by the calendar alone.
+//!
+//! [`paths`] finds what the change removes (the baseline's record and tools
+//! against the candidate's) and the typed `removal = { quiet_for, ... }`
+//! condition of each; [`decide`] judges each removal with
+//! [`crate::usage::clears`] on the evidence given (`check --usage
+//! FILE...`, merged), today being the real UTC date unless `check --today`
+//! says otherwise:
+//!
+//! - no evidence: refused, naming `--usage FILE` and the explicit waiver
+//!   `--no-usage-evidence` (a waived removal passes, reported in every
+//!   format as waived);
+//! - no typed condition (none, or free text): refused with the typed form
+//!   to write;
+//! - a client still calling in the quiet window, or a gap in the data:
+//!   refused with the callers, their last hit and hit counts, the gaps and
+//!   what would clear it;
+//! - cleared: the entry that records the removal must keep the evidence it
+//!   was cleared on, `evidence = { sha256, from, to }` ([`record`]); until
+//!   it does, the check fails with the line to add (`--record-evidence`
+//!   writes it).
+//!
+//! Evidence for a tool the lockfile never published is reported
+//! ([`known`]): usually evidence from another server, or a misspelt name.
+//! Decided here, rendered by every check format from
+//! [`findings::lockfile`] and [`findings::run`].
+
+pub mod findings;
+pub mod known;
+pub mod paths;
+pub mod record;
+
+use crate::check::CheckOutcome;
+use crate::date::Date;
+use crate::migrations::EvidenceRecord;
+use crate::usage::{self, Caller, Decision, Evidence};
+
+pub use paths::{Condition, PathKind, RemovedPath, Sides, Source};
+
+/// The usage evidence a check run was given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum EvidenceInput {
+    /// Neither `--usage` nor `--no-usage-evidence`.
+    #[default]
+    None,
+    /// `--no-usage-evidence`: removals pass without evidence, reported as waived.
+    Waived,
+    /// `--usage FILE...`, read and merged.
+    Given(Given),
+}
+
+/// Evidence files, read and merged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Given {
+    /// Each file as named, with what it holds (oldest range first).
+    pub files: Vec<(String, Evidence)>,
+    pub merged: Evidence,
+    /// What an entry records about `merged`.
+    pub record: EvidenceRecord,
+}
+
+impl Given {
+    /// Merges `files` (already read, oldest range first).
+    pub fn merge(files: Vec<(String, Evidence)>) -> Result<Given, crate::InputError> {
+        let merged = usage::merge(&files)?;
+        let record = record::expected(&merged);
+        Ok(Given {
+            files,
+            merged,
+            record,
+        })
+    }
+}
+
+/// Whether a cleared removal's entry records the evidence it was cleared on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordState {
+    /// The entry's `evidence` is this evidence.
+    Recorded,
+    /// `--record-evidence` wrote it into the entry.
+    Written,
+    /// The entry has no `evidence`.
+    Missing,
+    /// The entry records other evidence.
+    Mismatch(EvidenceRecord),
+    /// No entry of the record records the removal.
+    NoEntry,
+}
+
+/// What the gate made of one removal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nobody took the path in the quiet window, and the data covers it.
+    Cleared {
+        window: (Date, Date),
+        covered: u32,
+        record: RecordState,
+    },
+    /// Callers in the window, or too little data.
+    Refused {
+        window: (Date, Date),
+        callers: Vec<Caller>,
+        covered: u32,
+        needed: u32,
+        gaps: Vec<(Date, Date)>,
+        would_clear: String,
+    },
+    /// Evidence was given, but there is no typed condition to check it against.
+    NoCondition,
+    /// No evidence given, and no waiver.
+    NoEvidence,
+    /// No evidence given, waived with `--no-usage-evidence`.
+    Waived,
+}
+
+/// One removed deprecated path and its verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovalVerdict {
+    pub path: RemovedPath,
+    pub verdict: Verdict,
+}
+
+impl RemovalVerdict {
+    /// Does it fail the check?
+    pub fn fails(&self) -> bool {
+        match &self.verdict {
+            Verdict::Cleared { record, .. } => {
+                !matches!(record, RecordState::Recorded | RecordState::Written)
+            }
+            Verdict::Waived => false,
+            Verdict::Refused { .. } | Verdict::NoCondition | Verdict::NoEvidence => true,
+        }
+    }
+}
+
+/// The usage gate's part of one lockfile's outcome.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UsageOutcome {
+    pub removals: Vec<RemovalVerdict>,
+    /// The `evidence = { ... }` line cleared removals' entries must hold
+    /// (`None` without evidence).
+    pub expected: Option<EvidenceRecord>,
+}
+
+impl UsageOutcome {
+    pub fn fails(&self) -> bool {
+        self.removals.iter().any(RemovalVerdict::fails)
+    }
+}
+
+/// The usage part of a whole run: what evidence it was given, the waiver,
+/// and evidence rows no checked lockfile explains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageRun {
+    pub today: Date,
+    pub evidence: Option<Given>,
+    pub waived: bool,
+    pub unknown_tools: Vec<known::UnknownTool>,
+}
+
+/// Judges every deprecated path the change removes.
+pub fn decide(
+    sides: &Sides,
+    outcome: &CheckOutcome,
+    evidence: &EvidenceInput,
+    today: Date,
+) -> UsageOutcome {
+    let removed = paths::removed(sides, &outcome.record, &outcome.changes);
+    let removals = removed
+        .into_iter()
+        .map(|path| {
+            let verdict = judge(&path, outcome, evidence, today);
+            RemovalVerdict { path, verdict }
+        })
+        .collect();
+    UsageOutcome {
+        removals,
+        expected: match evidence {
+            EvidenceInput::Given(g) => Some(g.record.clone()),
+            _ => None,
+        },
+    }
+}
+
+fn judge(
+    path: &RemovedPath,
+    outcome: &CheckOutcome,
+    evidence: &EvidenceInput,
+    today: Date,
+) -> Verdict {
+    let given = match evidence {
+        EvidenceInput::None => return Verdict::NoEvidence,
+        EvidenceInput::Waived => return Verdict::Waived,
+        EvidenceInput::Given(g) => g,
+    };
+    let Condition::Typed { condition, .. } = &path.condition else {
+        return Verdict::NoCondition;
+    };
+    let decision = match path.kind.key() {
+        Some(key) => usage::clears(condition, &given.merged, &path.tool, &key, today),
+        None => usage::clears_tool(condition, &given.merged, &path.tool, today),
+    };
+    match decision {
+        Decision::Cleared { window, covered } => {
+            let record = match path.entry.and_then(|i| outcome.record.entries.get(i)) {
+                None => RecordState::NoEntry,
+                Some(e) => match &e.evidence {
+                    None => RecordState::Missing,
+                    Some(r) if r.same(&given.record) => RecordState::Recorded,
+                    Some(r) => RecordState::Mismatch(r.clone()),
+                },
+            };
+            Verdict::Cleared {
+                window,
+                covered,
+                record,
+            }
+        }
+        Decision::Refused {
+            window,
+            callers,
+            covered,
+            needed,
+            gaps,
+            would_clear,
+        } => Verdict::Refused {
+            window,
+            callers,
+            covered,
+            needed,
+            gaps,
+            would_clear,
+        },
+    }
+}
