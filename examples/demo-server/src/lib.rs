@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod effects;
+pub mod metrics;
 pub mod revision;
 pub mod server;
 pub mod telemetry;

@@ -3,7 +3,9 @@
 //! old-path calls per client and (injected) day, and the evidence file
 //! records both processes' days with the days between them as a gap. A
 //! corrupt evidence file is refused and kept; bad clock configuration stops
-//! the server with status 2.
+//! the server with status 2. The same counts are served on `/metrics` as
+//! Prometheus text, and the runtime layer's `tracing` events name the
+//! client.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -17,11 +19,13 @@ use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Map, Value};
-use tokio::io::AsyncReadExt;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::ChildStderr;
 
 const SECRET: &str = "usb-s3cret-4711";
-const VARS: [&str; 7] = [
+const VARS: [&str; 9] = [
+    "DEMO_SERVER_METRICS_ADDR",
+    "DEMO_SERVER_TRACE",
     "DEMO_SERVER_LOCKFILE",
     "DEMO_SERVER_EFFECT_LOG",
     "DEMO_SERVER_DEPRECATION_LOG",
@@ -249,4 +253,74 @@ async fn bad_clock_configuration_stops_the_server_with_status_2() {
         assert!(err.contains(want), "{envs:?}: {err}");
     }
     assert!(!evidence.exists(), "nothing written on bad configuration");
+}
+
+/// `GET /metrics` from `addr`, the body.
+fn scrape(addr: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect to /metrics");
+    write!(stream, "GET /metrics HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+    assert!(head.starts_with("HTTP/1.1 200 OK"), "{head}");
+    assert!(head.contains("text/plain; version=0.0.4"), "{head}");
+    body.to_string()
+}
+
+#[tokio::test]
+async fn metrics_and_tracing_events_name_the_client() {
+    let tmp = tempfile::tempdir().unwrap();
+    let evidence = tmp.path().join("usage.json");
+    let (client, stderr) = start(
+        ("claude-desktop", "1.2"),
+        &[
+            ("DEMO_SERVER_USAGE_FILE", s(&evidence)),
+            ("DEMO_SERVER_TODAY", "2026-11-01"),
+            ("DEMO_SERVER_METRICS_ADDR", "127.0.0.1:0"),
+            ("DEMO_SERVER_TRACE", "1"),
+        ],
+    )
+    .await;
+    let mut stderr = BufReader::new(stderr);
+    let mut first = String::new();
+    stderr.read_line(&mut first).await.unwrap();
+    let addr = first
+        .trim()
+        .strip_prefix("demo-server: metrics on http://")
+        .and_then(|a| a.strip_suffix("/metrics"))
+        .unwrap_or_else(|| panic!("no metrics address on stderr: {first}"))
+        .to_string();
+    for _ in 0..2 {
+        call(&client, "search_catalog", json!({ "query": SECRET })).await;
+    }
+    let body = tokio::task::spawn_blocking(move || scrape(&addr))
+        .await
+        .unwrap();
+    assert!(
+        body.lines().any(|l| l
+            == "mcp_contract_compat_hits_total{tool=\"search_catalog\",path=\"field:query\",client=\"claude-desktop/1.2\"} 2"),
+        "{body}"
+    );
+    assert!(!body.contains(SECRET), "{body}");
+    client.cancel().await.expect("shut down");
+    let mut events = String::new();
+    stderr.read_to_string(&mut events).await.unwrap();
+    let lines: Vec<&str> = events
+        .lines()
+        .filter(|l| l.contains("mcp_contract::compat"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{events}");
+    for line in lines {
+        for want in [
+            "compatibility path taken",
+            "tool=\"search_catalog\"",
+            "path=field:query",
+            "client.name=\"claude-desktop\"",
+            "client.version=\"1.2\"",
+        ] {
+            assert!(line.contains(want), "`{want}` not in {line}");
+        }
+    }
+    assert!(!events.contains(SECRET), "{events}");
 }
