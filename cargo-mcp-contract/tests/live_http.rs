@@ -7,7 +7,8 @@
 
 mod http_support;
 
-use std::path::{Path, PathBuf};
+#[path = "../../tests/support/scratch.rs"]
+mod scratch;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -28,12 +29,9 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("live-http-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when it ends.
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::scratch(&format!("live-http-{name}"))
 }
 
 const AUTH: &str = "Authorization: Bearer ${MCP_TOKEN}";

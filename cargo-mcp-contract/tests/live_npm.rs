@@ -14,6 +14,8 @@
 
 #![cfg(unix)]
 
+#[path = "../../tests/support/scratch.rs"]
+mod scratch;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -207,12 +209,9 @@ fn servers(test: &str, package: &str, bin: &str, versions: &[&str]) -> Option<Ve
     Some(out)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("live-npm-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when it ends.
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::scratch(&format!("live-npm-{name}"))
 }
 
 fn run(args: &[&str]) -> Output {

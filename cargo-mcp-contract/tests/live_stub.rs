@@ -4,7 +4,9 @@
 
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+#[path = "../../tests/support/scratch.rs"]
+mod scratch;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,13 +22,9 @@ fn stub_script() -> String {
         .to_string()
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("live-stub-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when it ends.
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::scratch(&format!("live-stub-{name}"))
 }
 
 fn run(args: &[&str]) -> Output {

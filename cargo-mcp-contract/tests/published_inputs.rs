@@ -6,6 +6,8 @@
 
 #![cfg(unix)]
 
+#[path = "../../tests/support/scratch.rs"]
+mod scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,12 +18,9 @@ const FLAG: &str = "--allow-non-object-input";
 /// tool without arguments.
 const TOOLS: &str = r#"[{"name":"fine","inputSchema":{"type":"object"}},{"name":"legacy","description":"no arguments","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#"}}]"#;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("published-inputs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when it ends.
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::scratch(&format!("published-inputs-{name}"))
 }
 
 fn run(args: &[&str]) -> Output {

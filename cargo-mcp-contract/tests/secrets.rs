@@ -10,9 +10,11 @@
 
 #![cfg(unix)]
 
+#[path = "../../tests/support/scratch.rs"]
+mod scratch;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -35,12 +37,9 @@ fn markers() -> (String, String) {
     )
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("secrets-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when it ends.
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::scratch(&format!("secrets-{name}"))
 }
 
 struct Run {

@@ -10,8 +10,10 @@
 
 #![cfg(unix)]
 
+#[path = "../../tests/support/scratch.rs"]
+mod scratch;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -39,12 +41,9 @@ fn spawn_child(test: &str, mode: &str) -> Child {
         .unwrap()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("atomic-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when it ends.
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::scratch(&format!("atomic-{name}"))
 }
 
 fn step_name(s: Step) -> String {
