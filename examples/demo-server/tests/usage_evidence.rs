@@ -297,6 +297,7 @@ async fn metrics_and_tracing_events_name_the_client() {
     let body = tokio::task::spawn_blocking(move || scrape(&addr))
         .await
         .unwrap();
+    // the line docs/telemetry.md shows
     assert!(
         body.lines().any(|l| l
             == "mcp_contract_compat_hits_total{tool=\"search_catalog\",path=\"field:query\",client=\"claude-desktop/1.2\"} 2"),
