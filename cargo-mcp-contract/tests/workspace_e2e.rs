@@ -16,12 +16,15 @@
 //! pasting the printed entries and rebuilding once, and a bad `default`
 //! (exit 2 at the entry's line) all run against it.
 //!
-//! The workspace is compiled into one target directory kept under cargo's
-//! `CARGO_TARGET_TMPDIR`, so only the first run compiles the dependencies
-//! (the versions are the repository's `Cargo.lock`, resolved offline); the
-//! whole story is one test so that it is built once.
+//! The workspace is compiled into the target directory the workspace's
+//! tests share for projects they build (`tests/support/child_build.rs`,
+//! under cargo's `CARGO_TARGET_TMPDIR`), so only the first run compiles the
+//! dependencies (the versions are the repository's `Cargo.lock`, resolved
+//! offline); the whole story is one test so that it is built once.
 
 mod check_support;
+#[path = "../../tests/support/child_build.rs"]
+mod child_build;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -142,7 +145,10 @@ fn create(dir: &Path) {
     write(
         dir,
         "Cargo.toml",
-        "[workspace]\nresolver = \"2\"\nmembers = [\"shared\", \"weather\", \"orders\"]\n",
+        &format!(
+            "[workspace]\nresolver = \"2\"\nmembers = [\"shared\", \"weather\", \"orders\"]\n{}",
+            child_build::PROFILE
+        ),
     );
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     write(
@@ -171,7 +177,7 @@ fn create(dir: &Path) {
 }
 
 fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("workspace-e2e-target")
+    child_build::target_dir()
 }
 
 /// `cargo build --workspace` offline, as a developer runs it (no CI, not locked).

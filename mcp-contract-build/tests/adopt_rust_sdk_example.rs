@@ -12,9 +12,10 @@
 //! other stdio program there must do what it is known to do once adopted.
 //!
 //! Every crate gets the same manifest (the features and dependencies all of
-//! the programs need) and one target directory, `adopt-rust-sdk/target` under
-//! cargo's `CARGO_TARGET_TMPDIR` (inside `CARGO_TARGET_DIR`, kept between
-//! runs): rmcp and the rest are compiled once for all of them.
+//! the programs need) and the target directory the workspace's tests share
+//! for projects they build (`tests/support/child_build.rs`, inside
+//! `CARGO_TARGET_DIR`, kept between runs): rmcp and the rest are compiled
+//! once for all of them.
 //! Without `../shared` the tests skip, saying so; under CI the skip fails
 //! them (`tests/support/skip.rs`).
 
@@ -25,6 +26,8 @@ use mcp_contract::lockfile;
 use mcp_contract_driver::verify::verify;
 use mcp_contract_driver::{capture, Options, ServerCommand};
 
+#[path = "../../tests/support/child_build.rs"]
+mod child_build;
 mod rmcp_servers_dir;
 use rmcp_servers_dir::shared;
 
@@ -81,8 +84,9 @@ mcp-contract = {{ path = "{repo}/mcp-contract", features = ["rmcp"] }}
 
 [build-dependencies]
 mcp-contract-build = {{ path = "{repo}/mcp-contract-build" }}
-"#,
+{profile}"#,
         repo = repo.display(),
+        profile = child_build::PROFILE,
     );
     let write = |p: PathBuf, t: &str| {
         if std::fs::read_to_string(&p).ok().as_deref() != Some(t) {
@@ -103,7 +107,7 @@ mcp-contract-build = {{ path = "{repo}/mcp-contract-build" }}
         .arg("build")
         .arg("--quiet")
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("../target"))
+        .env("CARGO_TARGET_DIR", child_build::target_dir())
         .env_remove("CI")
         .env("MCP_CONTRACT_LOCKED", "0")
         .status()
@@ -117,7 +121,7 @@ fn published_equals_lockfile(name: &str, file: &Path) {
     let source = adopt_source(&text).unwrap_or_else(|| panic!("{name}: no `.serve(stdio())`"));
     let dir = adopt(name, &source);
     let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
-    let bin = dir.join("../target/debug").join(name);
+    let bin = child_build::target_dir().join("debug").join(name);
     let live = capture(
         ServerCommand::new(bin.display().to_string()),
         &Options::default(),
@@ -155,7 +159,7 @@ fn every_other_stdio_example() {
         let text = std::fs::read_to_string(src.join(format!("{name}.rs"))).unwrap();
         let dir = adopt(name, &adopt_source(&text).unwrap());
         let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
-        let bin = dir.join("../target/debug").join(name);
+        let bin = child_build::target_dir().join("debug").join(name);
         let err = capture(
             ServerCommand::new(bin.display().to_string()),
             &Options::default(),
@@ -178,7 +182,7 @@ fn every_other_stdio_example() {
     let text = std::fs::read_to_string(src.join(format!("{name}.rs"))).unwrap();
     let dir = adopt(name, &adopt_source(&text).unwrap());
     let locked = lockfile::read(&dir.join("contracts/mcp-contract.lock")).unwrap();
-    let bin = dir.join("../target/debug").join(name);
+    let bin = child_build::target_dir().join("debug").join(name);
     let live = capture(
         ServerCommand::new(bin.display().to_string()),
         &Options::default(),
