@@ -210,7 +210,7 @@ fn check_one(
     // A typo or a merge conflict in the record or the lockfile is the first
     // cause of whatever the steps below would report: it alone is reported.
     let read_from = staged.map_or_else(|| path.clone(), |st| st.in_tree(path));
-    l.errors = check::inputs::first_causes(&read_from, &l.lockfile, name);
+    l.errors = check::inputs::first_causes(&read_from, &l.lockfile, name, staged.is_none());
     if !l.errors.is_empty() {
         return l;
     }

@@ -10,6 +10,7 @@
 use std::path::Path;
 
 use super::run::RunError;
+use crate::git::Repo;
 use crate::migrations::{self, Level, Problem};
 
 /// Every error in the record beside `lockfile` (all of them, in one pass)
@@ -17,15 +18,43 @@ use crate::migrations::{self, Level, Problem};
 /// where to read (a staged copy, say); `shown` is the lockfile as the
 /// report names it, and the record is named beside it. A file that is not
 /// there is no error here (the steps after say what a missing lockfile means).
-pub fn first_causes(lockfile: &Path, shown: &str, package: Option<&str>) -> Vec<RunError> {
+///
+/// `confine`: the files are read only when they resolve inside the git
+/// work tree around `lockfile` (a pull request must not make the check read,
+/// and quote, a file elsewhere through a link); a link leading out is the
+/// error. Without it (a staged copy of the index) they are read as they are.
+pub fn first_causes(
+    lockfile: &Path,
+    shown: &str,
+    package: Option<&str>,
+    confine: bool,
+) -> Vec<RunError> {
     let record_shown = migrations::path_for(Path::new(shown)).display().to_string();
-    let mut errors: Vec<RunError> = match read_text(&migrations::path_for(lockfile)) {
-        Ok(Some(text)) => migrations::parse(&text, &record_shown)
-            .1
-            .iter()
-            .filter(|p| p.level == Level::Error)
-            .map(|p| problem(package, p))
-            .collect(),
+    let record = migrations::path_for(lockfile);
+    if confine {
+        let at = lockfile.parent().filter(|p| !p.as_os_str().is_empty());
+        // (outside a work tree, the steps after say so)
+        let Ok(repo) = Repo::discover(at.unwrap_or(Path::new("."))) else {
+            return vec![];
+        };
+        for (path, what, named) in [
+            (lockfile, "lockfile", shown),
+            (record.as_path(), "migration record", record_shown.as_str()),
+        ] {
+            if let Err(mut e) = crate::confine::inside(path, &repo.root, what) {
+                e.file = named.to_string();
+                return vec![RunError::input(package, &e)];
+            }
+        }
+    }
+    let mut errors: Vec<RunError> = match read_text(&record) {
+        Ok(Some(text)) => {
+            // In the file's order (the parser reads `[tools.*]` first).
+            let mut problems = migrations::parse(&text, &record_shown).1;
+            problems.retain(|p| p.level == Level::Error);
+            problems.sort_by_key(|p| p.pos);
+            problems.iter().map(|p| problem(package, p)).collect()
+        }
         Ok(None) => vec![],
         Err(why) => vec![RunError::text(
             package,
