@@ -2,7 +2,8 @@
 //! its place: for each kind of failure (an unacknowledged change, a failing
 //! contract fixture, a stale record under `--strict`, a malformed record, a
 //! malformed fixture, a deleted lockfile, a lockfile its sources moved past,
-//! a rename whose alias narrows the old field), the exit status is the same
+//! a rename whose alias narrows the old field, a deprecated path removed
+//! without usage evidence), the exit status is the same
 //! in human, json, sarif, github, junit and markdown, and each says it
 //! failed and names the file.
 
@@ -76,7 +77,38 @@ fn cases() -> Vec<Case> {
         "anyOf": [{"required": ["order_id"]}, {"required": ["id"]}]}}]));
     narrowed.write(RECORD, ORDER_RENAME);
 
+    // The alias `id` a rename kept is removed without usage evidence.
+    let alias_removed = TestRepo::new();
+    alias_removed.lock(json!([{"name": "get_order", "inputSchema": {
+        "type": "object", "properties": {"id": {"type": "string"}}}}]));
+    alias_removed.commit("get_order by id");
+    alias_removed.lock(json!([{"name": "get_order", "inputSchema": {
+    "type": "object",
+    "properties": {
+        "order_id": {"type": "string"},
+        "id": {"type": "string", "deprecated": true,
+               "description": "Deprecated: renamed to `order_id`; send `order_id` instead."}
+    }}}]));
+    alias_removed.write(RECORD, ORDER_RENAME);
+    alias_removed.commit("id renamed to order_id, id kept as an alias");
+    alias_removed.lock(json!([{"name": "get_order", "inputSchema": {
+        "type": "object", "properties": {"order_id": {"type": "string"}}}}]));
+    alias_removed.write(
+        RECORD,
+        &ORDER_RENAME.replace(
+            "kind = \"rename\", from = \"id\", to = \"order_id\"",
+            "kind = \"removal\", replacement = \"order_id\", removal = { quiet_for = \"30d\" }",
+        ),
+    );
+
     vec![
+        Case {
+            name: "removal of a deprecated path without usage evidence",
+            repo: alias_removed,
+            args: vec!["--against", "HEAD"],
+            code: 1,
+            place: RECORD,
+        },
         Case {
             name: "unacknowledged change",
             repo: unacknowledged,

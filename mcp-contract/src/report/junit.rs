@@ -1,6 +1,7 @@
 //! JUnit XML (`--format junit`) for CI systems that only read test reports:
 //! one test suite per lockfile, one test case per change at or above
-//! `--fail-on` (failing when unacknowledged), per record error, per
+//! `--fail-on` (failing when unacknowledged), per record problem (failing
+//! when an error, a warning's text in `system-out`), per
 //! failing contract fixture and per usage-gate finding (failing when the
 //! removal is refused; a waived or cleared removal passes with its text in
 //! `system-out`), and one erroring test case per thing that kept a lockfile
@@ -189,6 +190,22 @@ fn render_lockfile(out: &mut String, l: &LockfileRun) {
             xml_escape(&format!("{}:{}", r.record, p.pos)),
             xml_escape(&p.message),
             xml_escape(p.help.as_deref().unwrap_or(""))
+        );
+    }
+    // Record warnings (entries that match nothing, passed dates, free-text
+    // removal conditions) pass, their text in `system-out`.
+    for p in o.problems.iter().filter(|p| p.level == Level::Warning) {
+        tests += 1;
+        let _ = writeln!(
+            cases,
+            "    <testcase classname=\"{}\" name=\"{}\">\n      <system-out>{}</system-out>\n    </testcase>",
+            xml_escape(r.record),
+            xml_escape(&format!("{}:{}", r.record, p.pos)),
+            xml_escape(&format!(
+                "warning: {}{}",
+                p.message,
+                p.help.as_deref().map(|h| format!("\nhelp: {h}")).unwrap_or_default()
+            ))
         );
     }
     if tests == 0 {
