@@ -119,6 +119,13 @@ pub fn fix_command(package: &str, decision: &Decision, lockfile: &Path) -> Strin
 /// disk and the sources, by digest (the lockfile is read as plain JSON: a
 /// hand-edited or conflicted file is reported, not validated, here).
 fn tool_changes(existing: &[u8], rendered: &Rendered) -> Vec<String> {
+    // (a merge's markers: say so, not what the JSON parser makes of them)
+    let text = String::from_utf8_lossy(existing);
+    if let Some(line) = mcp_contract::load::conflict_marker_line(&text) {
+        return vec![format!(
+            "unresolved merge-conflict marker at line {line} (the build writes the lockfile afresh from the sources)"
+        )];
+    }
     let old: Value = match serde_json::from_slice(existing) {
         Ok(v) => v,
         Err(e) => return vec![format!("unreadable: {e}")],
@@ -431,6 +438,18 @@ mod tests {
         assert_eq!(
             changes,
             ["added: new_tool", "changed: search", "removed: ping"]
+        );
+    }
+
+    #[test]
+    fn a_conflicted_lockfile_is_named_as_one() {
+        let text = render(&surface()).text;
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.splice(3..3, ["<<<<<<< HEAD", "=======", ">>>>>>> other"]);
+        let changes = tool_changes(lines.join("\n").as_bytes(), &render(&surface()));
+        assert_eq!(
+            changes,
+            ["unresolved merge-conflict marker at line 4 (the build writes the lockfile afresh from the sources)"]
         );
     }
 }

@@ -130,6 +130,33 @@ fn a_syntax_error_points_at_its_line() {
 }
 
 #[test]
+fn a_merge_conflict_is_named_at_its_first_marker_and_a_marker_inside_a_string_is_text() {
+    let entry = |field: &str| {
+        format!("[[acknowledge]]\ntool = \"t\"\nrule = \"tool.removed\"\npointer = \"\"\nsubject = \"{field}\"\nreason = \"r\"\nowner = \"o\"\ntransition = {{ kind = \"removal\" }}\n")
+    };
+    let conflicted = format!(
+        "version = 1\n<<<<<<< HEAD\n{}=======\n{}>>>>>>> other\n",
+        entry("a"),
+        entry("b")
+    );
+    let (record, problems) = migrations::parse(&conflicted, "m.toml");
+    assert!(record.entries.is_empty());
+    let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        shown,
+        ["error: m.toml:2:1: unresolved merge-conflict marker\n  help: resolve the conflict: keep the entries of both sides and delete the `<<<<<<<`, `=======` and `>>>>>>>` lines, then re-run `cargo mcp-contract check`"]
+    );
+    // The same lines inside a multi-line string are the reason's text.
+    let quoted = entry("a").replace(
+        "reason = \"r\"",
+        "reason = \"\"\"\n<<<<<<< a heading\n=======\n>>>>>>> quoted\n\"\"\"",
+    );
+    let (record, problems) = migrations::parse(&quoted, "m.toml");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(record.entries[0].reason.contains("======="));
+}
+
+#[test]
 fn suggested_entries_parse_once_reason_and_owner_are_filled() {
     use mcp_contract::{diff_surfaces, load::surface_from_value};
     let old = surface_from_value(&json!([{"name": "s", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]), "old").unwrap();
