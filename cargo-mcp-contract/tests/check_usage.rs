@@ -12,13 +12,14 @@
 //! is reported; bad evidence files are exit 2 with file, place and fix,
 //! nothing written.
 //!
-//! Every expected date, count and digest below is worked out by hand from
-//! the fixture: the quiet window of 30 days before `--today 2026-12-01` is
+//! The behaviour is documented in docs/usage-gate.md (its sample output is
+//! this fixture's). Every expected date, count and digest below is worked
+//! out by hand from the fixture: the quiet window of 30 days before `--today 2026-12-01` is
 //! 2026-11-01..2026-11-30.
 
 mod check_support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use check_support::*;
 use serde_json::{json, Value};
@@ -221,6 +222,13 @@ fn cleared_after_the_quiet_window_and_the_evidence_recorded() {
     );
     assert_eq!(again.stdout, run.stdout);
 
+    // (docs/usage-gate.md shows this entry with this line)
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/usage-gate.md"),
+    )
+    .unwrap();
+    assert!(page.contains(&line), "{line}");
+
     // --record-evidence writes exactly that line into the entry.
     let wrote = check(
         &r,
@@ -299,6 +307,26 @@ fn cleared_after_the_quiet_window_and_the_evidence_recorded() {
         )),
         "{history:?}"
     );
+}
+
+#[test]
+fn the_documented_refusal_is_what_the_check_prints() {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/usage-gate.md"),
+    )
+    .unwrap();
+    let marker = "<!-- checked-by: cargo-mcp-contract/tests/check_usage.rs -->\n```text\n";
+    let start = page.find(marker).expect("the sample output") + marker.len();
+    let sample = &page[start..start + page[start..].find("```").unwrap()];
+    let r = alias_removed();
+    let f = Files::new();
+    let ev = f.write(
+        "usage.json",
+        &evidence_json("2026-10-01", "2026-11-30", &["2026-11-14"], &CALLS),
+    );
+    let run = check(&r, &["--usage", &ev, "--today", "2026-12-01"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.contains(sample), "{sample}\n{run:?}");
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! [`CheckInput`] and returns a [`CheckOutcome`]. Where the surfaces come
 //! from (the lockfile at a git revision, the working tree, a live server) is
 //! decided by the caller; [`repo::prepare`] builds the input for the usual
-//! case of a lockfile in a git checkout.
+//! case of a lockfile in a git checkout. [`usage`] then judges every
+//! deprecated path the change removes against usage evidence.
 
 pub mod alias;
 pub mod inputs;

@@ -1,6 +1,8 @@
 //! The outcome of a whole `check` run as one value: every lockfile it
-//! judged, how it judged it, the gate's outcome, the contract fixtures'
-//! results and whatever kept a lockfile from being checked. The exit status
+//! judged, how it judged it, the gate's outcome (the usage gate's verdicts
+//! on removed deprecated paths included), the contract fixtures' results,
+//! the usage evidence the run was given and whatever kept a lockfile from
+//! being checked. The exit status
 //! ([`CheckRun::status`]) and every report format read this value and
 //! nothing else, so a failure cannot set the exit status without showing in
 //! the report, nor a report say "passed" about a run that failed.

@@ -228,7 +228,7 @@ fn removal(
                 .as_ref()
                 .map(|e| e.toml_line())
                 .unwrap_or_default();
-            let write = "or let `cargo mcp-contract check --usage FILE... --record-evidence` write it (not under CI=true)";
+            let write = "`cargo mcp-contract check --usage FILE... --record-evidence` writes it (not when CI is set)";
             match state {
                 RecordState::Recorded | RecordState::Written => {
                     f.rule = "usage.removal-cleared";
@@ -247,7 +247,7 @@ fn removal(
                         "{cleared}; the entry does not record the evidence it was cleared on"
                     );
                     f.help = Some(format!(
-                        "add this line to the entry at {}: {expected} ({write})",
+                        "add this line to the entry at {}: {expected}; or {write}",
                         at(line)
                     ));
                 }
@@ -258,7 +258,7 @@ fn removal(
                         found.from, found.to, found.sha256
                     );
                     f.help = Some(format!(
-                        "replace the entry's `evidence` at {}:{} with: {expected} ({write})",
+                        "replace the entry's `evidence` at {}:{} with: {expected}; or {write}",
                         record_file, found.pos.line
                     ));
                 }
