@@ -62,8 +62,8 @@ fn a_schema_with_function_that_computes_is_refused_at_its_body() {
          help: make the function's body one `json_schema!({ ... })` literal (JSON values only, nothing \
          interpolated), or name a type the build step reads with `#[schemars(with = \"Type\")]`; or give \
          the field's schema verbatim with `#[mcp_contract(schema = r#\"{ ... }\"#)]` on the field (outside \
-         a tool's argument struct, also put `#[mcp_contract::schema]` on the type that declares it) \
-         (mcp-contract's `macros` feature)"
+         a tool's argument struct, also put `#[mcp_contract::schema]` on the type that declares it), \
+         which needs mcp-contract's `macros` feature"
     );
 }
 
@@ -246,5 +246,30 @@ fn from_env() -> String {
          cannot compute this value from source: unsupported method call\n  \
          help: use a literal or a simple constructor (`\"text\".to_string()`, `vec![..]`, `Some(..)`, a \
          `const`, a function whose body is one such expression)"
+    );
+}
+
+#[test]
+fn a_container_schema_with_in_a_macro_tool_points_at_the_type_level_schema() {
+    let text = r#"fn any(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "object", "title": generator.settings().meta_schema})
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[schemars(schema_with = "any")]
+pub struct Args(serde_json::Map<String, serde_json::Value>);
+"#;
+    assert_eq!(
+        error(text, Publisher::Macro),
+        "src/lib.rs:2: cannot derive a schema for `Args`: `#[schemars(schema_with = \"any\")]`: the \
+         function `any` interpolates `generator.settings().meta_schema` at `/title` in its \
+         `json_schema!` body\n  \
+         help: make the function's body one `json_schema!({ ... })` literal (JSON values only, nothing \
+         interpolated), or name a type the build step reads with `#[schemars(with = \"Type\")]`; or give \
+         the JSON Schema verbatim with `#[mcp_contract(schema = r#\"{ ... }\"#)]` on the field (outside a \
+         tool's argument struct, also put `#[mcp_contract::schema]` on the type that declares it), or \
+         with `#[mcp_contract::schema(r#\"{ ... }\"#)]` on the type's definition (both need \
+         mcp-contract's `macros` feature); or, on a type that derives `schemars::JsonSchema`, name a type \
+         the build step reads with `#[schemars(with = \"OtherType\")]` (e.g. `String`)"
     );
 }

@@ -91,7 +91,7 @@ impl<'a> Gen<'a> {
                 self.resolve_str(t, scope, || self.ix.line_in(&scope.file, f.field))
             }
             Some(WithAttr::Function(func)) => {
-                self.schema_with(func, &type_text(&f.field.ty), scope, || {
+                self.schema_with(func, (&type_text(&f.field.ty), Hatch::Field), scope, || {
                     self.ix.line_in(&scope.file, f.field)
                 })
             }
@@ -207,7 +207,7 @@ impl<'a> Gen<'a> {
                     self.json_schema(&ty)?
                 }
                 WithAttr::Function(f) => {
-                    let ty = self.schema_with(f, &what, &scope, ident_line)?;
+                    let ty = self.schema_with(f, (&what, Hatch::Type), &scope, ident_line)?;
                     self.json_schema(&ty)?
                 }
             }
@@ -610,9 +610,10 @@ impl<'a> Gen<'a> {
                     self.ix.line_in(&scope.file, &v.variant.ident)
                 })?))
             }
+            // A variant's schema is not given alone: the enum's is.
             Some(WithAttr::Function(f)) => Ok(Some(self.schema_with(
                 f,
-                &v.variant.ident.to_string(),
+                (&v.variant.ident.to_string(), Hatch::Type),
                 scope,
                 || self.ix.line_in(&scope.file, &v.variant.ident),
             )?)),

@@ -63,9 +63,10 @@ impl Escape {
                  derives `schemars::JsonSchema`, name a type the build step reads with \
                  `#[schemars(with = \"OtherType\")]` (e.g. `String`)"
             ),
-            (Publisher::Macro, Hatch::Field) => {
-                format!("give the field's schema verbatim with {FIELD_OVERRIDE} (mcp-contract's `macros` feature)")
-            }
+            (Publisher::Macro, Hatch::Field) => format!(
+                "give the field's schema verbatim with {FIELD_OVERRIDE}, which needs mcp-contract's \
+                 `macros` feature"
+            ),
             (Publisher::Macro, Hatch::Unmarked(ty)) => format!(
                 "put `#[mcp_contract::schema]` on `{ty}` (it needs mcp-contract's `macros` feature): \
                  the macro removes the attribute"

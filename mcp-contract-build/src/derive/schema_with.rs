@@ -19,17 +19,18 @@ const LITERAL_LEAD: &str = "make the function's body one `json_schema!({ ... })`
 
 impl Gen<'_> {
     /// The type schemars makes of `schema_with = "f"` written in `scope`
-    /// (on `what`, whose line `line` gives, asked only on failure).
+    /// (on `what`, whose line `line` gives, asked only on failure; `hatch`:
+    /// where a verbatim schema would go instead, on a field or on the type).
     pub(crate) fn schema_with(
         &self,
         f: &str,
-        what: &str,
+        (what, hatch): (&str, Hatch),
         scope: &Scope,
         line: impl Fn() -> usize,
     ) -> PResult<Ty> {
         let attr = format!("`#[schemars(schema_with = \"{f}\")]`");
         let refuse = |why: String| {
-            Problem::new(what, format!("{attr}: {why}")).with_escape(LITERAL_LEAD, Hatch::Field)
+            Problem::new(what, format!("{attr}: {why}")).with_escape(LITERAL_LEAD, hatch.clone())
         };
         let path: syn::Path = syn::parse_str(f)
             .map_err(|e| refuse(format!("not a function path: {e}")).at(&scope.file, line()))?;
