@@ -56,13 +56,13 @@ async fn main() -> Result<ExitCode, Box<dyn std::error::Error>> {
     }
     let service = server.serve(rmcp::transport::stdio()).await?;
     service.waiting().await?;
-    // The last flush: stop the thread, then flush here to see its result.
+    // The last flush, here to see its result; then the thread stops (an
+    // error it already reported is not said again).
+    let last = usage.as_ref().map(|u| u.recorder.flush());
     drop(flusher);
-    if let Some(u) = usage {
-        if let Err(e) = u.recorder.flush() {
-            eprintln!("demo-server: usage evidence not written: {e}");
-            return Ok(ExitCode::from(1));
-        }
+    if let Some(Err(e)) = last {
+        eprintln!("demo-server: usage evidence not written: {e}");
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

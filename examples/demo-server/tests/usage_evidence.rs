@@ -216,6 +216,13 @@ async fn a_corrupt_evidence_file_is_refused_and_kept() {
         "{err}"
     );
     assert!(err.contains("invalid JSON"), "{err}");
+    // said when the recorder first tried (at start) and by the last flush,
+    // not again by every later try
+    let said = err
+        .lines()
+        .filter(|l| l.contains("usage evidence not written"))
+        .count();
+    assert_eq!(said, 2, "{err}");
     assert_eq!(std::fs::read_to_string(&evidence).unwrap(), corrupt);
 }
 

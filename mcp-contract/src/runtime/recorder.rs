@@ -58,6 +58,8 @@ pub struct UsageRecorder {
     state: Mutex<State>,
     /// One flush at a time from this process (the file lock covers others).
     flushing: Mutex<()>,
+    /// The error the flush thread or drop reported last (each is said once).
+    reported: Mutex<Option<InputError>>,
 }
 
 struct State {
@@ -101,6 +103,7 @@ impl UsageRecorder {
                 overflowed: false,
             }),
             flushing: Mutex::new(()),
+            reported: Mutex::new(None),
         }
     }
 
@@ -168,15 +171,14 @@ impl UsageRecorder {
         let handle = std::thread::Builder::new()
             .name("mcp-contract-usage".into())
             .spawn(move || {
-                let mut last_error = None;
                 loop {
-                    recorder.flush_reporting(&mut last_error);
+                    recorder.flush_reporting();
                     match stopped.recv_timeout(interval) {
                         Err(RecvTimeoutError::Timeout) => {}
                         _ => break,
                     }
                 }
-                recorder.flush_reporting(&mut last_error);
+                recorder.flush_reporting();
             })?;
         Ok(FlushThread {
             stop: Some(stop),
@@ -186,8 +188,10 @@ impl UsageRecorder {
 
     /// Flushes; a new error (not the one reported last) goes to stderr and
     /// to `tracing`.
-    fn flush_reporting(&self, last: &mut Option<InputError>) {
-        match self.flush() {
+    fn flush_reporting(&self) {
+        let result = self.flush();
+        let mut last = self.reported.lock().unwrap_or_else(|e| e.into_inner());
+        match result {
             Ok(_) => *last = None,
             Err(e) => {
                 if last.as_ref() != Some(&e) {
@@ -243,7 +247,7 @@ impl DeprecationHook for UsageRecorder {
 
 impl Drop for UsageRecorder {
     fn drop(&mut self) {
-        self.flush_reporting(&mut None);
+        self.flush_reporting();
     }
 }
 
