@@ -158,6 +158,9 @@ fn refused_while_a_client_still_calls() {
     );
     assert_eq!(removal["gaps"], json!([]));
     assert_eq!(v["status"], "failed");
+    // the removal itself is acknowledged: the usage gate alone refuses it
+    assert_eq!(v["checks"][0]["summary"]["failing"], 0, "{v}");
+    assert_eq!(removal["entry_line"], 1);
 }
 
 /// The SHA-256 of the merged evidence as the documented canonical JSON:
