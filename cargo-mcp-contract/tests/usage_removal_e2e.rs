@@ -18,10 +18,12 @@
 //! skips locally and fails under CI (`tests/support/skip.rs`).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
+#[path = "../../tests/support/child_build.rs"]
+mod child_build;
 #[path = "../../tests/support/skip.rs"]
 mod skip;
 #[path = "usage_e2e/team.rs"]
@@ -82,13 +84,32 @@ impl Day<'_> {
         result(&run(&mut cmd), "the Python SDK client")
     }
 
-    /// rmcp's client calls `tool` as `rmcp-agent/0.3`.
+    /// rmcp's client calls `tool` as `rmcp-agent/0.3`: the agent's stdin
+    /// and stdout are the server's stdout and stdin.
     fn rmcp(&self, agent: &Path, server: &Path, tool: &str, args: Value) -> Value {
-        let mut cmd = Command::new(agent);
-        cmd.args(["rmcp-agent", "0.3", tool, &args.to_string(), "--"])
-            .arg(server);
+        let out_file = self.evidence.with_extension("rmcp-result.json");
+        let mut cmd = Command::new(server);
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         self.server_env(&mut cmd);
-        result(&run(&mut cmd), "the rmcp client")
+        let mut srv = cmd.spawn().expect("start the server");
+        let (to_server, from_server) = (srv.stdin.take().unwrap(), srv.stdout.take().unwrap());
+        let agent_out = run(Command::new(agent)
+            .args(["rmcp-agent", "0.3", tool, &args.to_string()])
+            .arg(&out_file)
+            .stdin(Stdio::from(from_server))
+            .stdout(Stdio::from(to_server)));
+        // the server ends when the agent closes the session; its last flush
+        // is done when it has exited
+        let srv_status = srv.wait().expect("the server exits");
+        assert!(
+            agent_out.status.success() && srv_status.success(),
+            "the rmcp client ({:?}) or the server ({srv_status:?}) failed:\n{}",
+            agent_out.status,
+            text(&agent_out)
+        );
+        let text = std::fs::read_to_string(&out_file).expect("the agent wrote its result");
+        serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("the rmcp client wrote {text:?}: {e}"))
     }
 }
 
@@ -101,6 +122,90 @@ fn usage_json(team: &Team, evidence: &Path) -> Value {
     let out = team.cli(&["usage", &evidence.display().to_string(), "--format", "json"]);
     assert!(out.status.success(), "usage failed:\n{}", text(&out));
     serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const RECORD: &str = "contracts/migrations.toml";
+
+/// The rename as the demo records it, and the typed condition the team
+/// agreed on when it deprecated `query`.
+const RENAME: &str = r#"transition = { kind = "rename", from = "query", to = "search_text", until = 2027-03-31, removal = "no calls using query for 30 days" }"#;
+const RENAME_TYPED: &str = r#"transition = { kind = "rename", from = "query", to = "search_text", removal = { quiet_for = "30d" } }"#;
+/// The pull request: the alias goes, the name stays reserved.
+const REMOVED: &str = r#"transition = { kind = "removal", replacement = "search_text", removal = { quiet_for = "30d" } }"#;
+
+/// The fixtures that send `query`: after the removal each is refused.
+const QUERY_FIXTURES: [(&str, &str); 3] = [
+    ("legacy_query", r#"{ "query": "usb" }"#),
+    (
+        "both_names_same_value",
+        r#"{ "query": "tea", "search_text": "tea" }"#,
+    ),
+    (
+        "conflicting_aliases",
+        r#"{ "query": "tea", "search_text": "usb" }"#,
+    ),
+];
+
+/// Without the alias, `search_text` is the one way to say what to search
+/// for: the check reports that as its own change, acknowledged here.
+const REQUIRED: &str = r#"
+[[acknowledge]]
+tool = "search_catalog"
+rule = "input.required-added"
+pointer = "/inputSchema/required"
+subject = "search_text"
+reason = "with the alias `query` gone, search_text is the one name for the search text"
+owner = "@catalog-team"
+transition = { kind = "other", note = "callers that still send query get RESERVED_FIELD" }
+"#;
+
+fn remove_alias(team: &Team) {
+    team.edit(RECORD, RENAME_TYPED, REMOVED);
+    let record = team.read(RECORD);
+    team.write(RECORD, &format!("{record}{REQUIRED}"));
+    for (name, args) in QUERY_FIXTURES {
+        team.write(
+            &format!("contracts/fixtures/search_catalog/{name}.json"),
+            &format!(
+                r#"{{ "description": "`query` was removed: refused, nothing executed", "safe": true, "arguments": {args}, "expect": {{ "outcome": "tool_error", "error_code": "RESERVED_FIELD" }} }}"#
+            ),
+        );
+    }
+}
+
+/// `2026-MM-DD` for day `d` of November (11) or December (12).
+fn day(month: u32, d: u32) -> String {
+    format!("2026-{month:02}-{d:02}")
+}
+
+fn check_json(team: &Team, evidence: &Path, today: &str) -> (i32, Value) {
+    let out = team.cli(&[
+        "check",
+        "--against",
+        "HEAD",
+        "--no-witness",
+        "--usage",
+        &evidence.display().to_string(),
+        "--today",
+        today,
+        "--format",
+        "json",
+    ]);
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("check printed no JSON ({e}):\n{}", text(&out)));
+    (out.status.code().unwrap_or(-1), v)
+}
+
+/// The one removal the check decided.
+fn removal(v: &Value) -> &Value {
+    let all: Vec<&Value> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["usage"]["removals"].as_array().into_iter().flatten())
+        .collect();
+    assert_eq!(all.len(), 1, "one removal: {v}");
+    all[0]
 }
 
 #[test]
@@ -118,7 +223,9 @@ fn removal_waits_for_every_client_and_for_covered_days() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("team");
     let team = Team::new(&repo);
+    team.edit(RECORD, RENAME, RENAME_TYPED);
     let (v1, agent) = team.build("v1");
+    team.commit("the demo server: `query` served as an alias of `search_text`, removable after 30 quiet days");
     let evidence: PathBuf = tmp.path().join("usage.json");
     let on = |day| Day {
         day,
@@ -153,4 +260,141 @@ fn removal_waits_for_every_client_and_for_covered_days() {
              "last_hit": "2026-11-04", "total": 1},
         ])
     );
+
+    // The pull request that removes the alias, built as its author would.
+    remove_alias(&team);
+    let (v2, _) = team.build("v2");
+
+    // Refused while both clients are in the window (2026-10-06..2026-11-04).
+    let (code, v) = check_json(&team, &evidence, "2026-11-05");
+    assert_eq!(code, 1, "{v}");
+    let r = removal(&v);
+    assert_eq!(
+        (&r["verdict"], &r["kind"], &r["path"]),
+        (&json!("refused"), &json!("alias"), &json!("field:query")),
+        "{r}"
+    );
+    assert_eq!(
+        r["window"],
+        json!({"from": "2026-10-06", "to": "2026-11-04"})
+    );
+    assert_eq!(
+        r["callers"],
+        json!([
+            {"client": "python-agent/1.0", "last_hit": "2026-11-02", "hits": 1},
+            {"client": "rmcp-agent/0.3", "last_hit": "2026-11-04", "hits": 1},
+        ])
+    );
+    assert_eq!(
+        (r["covered"].as_u64(), r["needed"].as_u64()),
+        (Some(2), Some(30))
+    );
+
+    // Production keeps running (the old build); callers use `search_text`
+    // now. Nothing is recorded on the 20th.
+    let quiet = json!({"search_text": "usb"});
+    let mut days: Vec<String> = (5..=30).map(|d| day(11, d)).collect();
+    days.extend((1..=21).map(|d| day(12, d)));
+    for d in days
+        .iter()
+        .filter(|d| d.as_str() != "2026-11-20" && d.as_str() <= "2026-12-05")
+    {
+        assert!(served(&on(d).rmcp(&agent, &v1, search, quiet.clone())));
+    }
+    // Nobody called in 2026-11-06..2026-12-05, but the 20th has no data.
+    let (code, v) = check_json(&team, &evidence, "2026-12-06");
+    assert_eq!(code, 1, "{v}");
+    let r = removal(&v);
+    assert_eq!(r["verdict"], "refused", "{r}");
+    assert_eq!(r["callers"], json!([]));
+    assert_eq!(r["gaps"], json!(["2026-11-20"]));
+    assert_eq!(
+        (r["covered"].as_u64(), r["needed"].as_u64()),
+        (Some(29), Some(30))
+    );
+
+    // Sixteen more days with data: 2026-11-22..2026-12-21 is quiet and covered.
+    for d in days.iter().filter(|d| d.as_str() > "2026-12-05") {
+        assert!(served(&on(d).rmcp(&agent, &v1, search, quiet.clone())));
+    }
+    let (code, v) = check_json(&team, &evidence, "2026-12-22");
+    assert_eq!(
+        code, 1,
+        "cleared, but the entry must record the evidence first: {v}"
+    );
+    let r = removal(&v);
+    assert_eq!(r["verdict"], "cleared", "{r}");
+    assert_eq!(
+        r["window"],
+        json!({"from": "2026-11-22", "to": "2026-12-21"})
+    );
+    let ev = evidence.display().to_string();
+    let args = [
+        "check",
+        "--against",
+        "HEAD",
+        "--no-witness",
+        "--usage",
+        &ev,
+        "--today",
+        "2026-12-22",
+    ];
+    let wrote = team.cli(&[&args[..], &["--record-evidence"]].concat());
+    assert!(wrote.status.success(), "{}", text(&wrote));
+    let record = team.read(RECORD);
+    let entry = record
+        .lines()
+        .skip_while(|l| *l != REMOVED)
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        entry.starts_with("evidence = { sha256 = \"")
+            && entry.ends_with("\", from = 2026-11-02, to = 2026-12-21 }"),
+        "the removal's entry records the evidence it was cleared on: {entry:?}\n{record}"
+    );
+    let passed = team.cli(&args);
+    assert!(passed.status.success(), "{}", text(&passed));
+    assert!(
+        text(&passed).contains("note[usage.removal-cleared]"),
+        "{}",
+        text(&passed)
+    );
+    team.commit("remove the alias `query`: no caller for 30 days (usage evidence recorded)");
+
+    // The backward check: the old contract's legacy calls of `query` get
+    // the structured refusal from the new build...
+    let backward = |server: &Path| {
+        let out = run(Command::new(team::CLI)
+            .args([
+                "mcp-contract",
+                "replay",
+                "--backward",
+                "HEAD~1",
+                "--server",
+                "--",
+            ])
+            .arg(server)
+            .current_dir(&team.dir)
+            .env_remove("CI")
+            .env_remove("DEMO_SERVER_USAGE_FILE"));
+        (out.status.code(), text(&out))
+    };
+    let (code, out) = backward(&v2);
+    assert_eq!(code, Some(0), "{out}");
+    for want in [
+        "legacy search_catalog ",
+        "took field:query, removed since ",
+        "replay: 2 passed, 0 failed, 0 skipped",
+    ] {
+        assert!(out.contains(want), "missing {want:?}:\n{out}");
+    }
+    // ...and the build from before the removal, still serving the alias,
+    // fails it: a success there means something else now.
+    let (code, out) = backward(&v1);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("replay: 0 passed, 2 failed, 0 skipped"),
+        "{out}"
+    );
+    assert!(out.contains("means something else"), "{out}");
 }

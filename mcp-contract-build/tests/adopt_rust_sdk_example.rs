@@ -70,22 +70,8 @@ publish = false
 
 [workspace]
 
-[dependencies]
-rmcp = {{ version = "3.11", default-features = false, features = ["server", "macros", "transport-io", "client", "elicitation"] }}
-tokio = {{ version = "1", features = ["macros", "rt-multi-thread", "io-std"] }}
-serde = {{ version = "1", features = ["derive"] }}
-serde_json = "1"
-schemars = "1"
-anyhow = "1"
-tracing = "0.1"
-tracing-subscriber = {{ version = "0.3", features = ["env-filter", "fmt", "std"] }}
-url = "2"
-mcp-contract = {{ path = "{repo}/mcp-contract", features = ["rmcp"] }}
-
-[build-dependencies]
-mcp-contract-build = {{ path = "{repo}/mcp-contract-build" }}
-{profile}"#,
-        repo = repo.display(),
+{dependencies}{profile}"#,
+        dependencies = child_build::rmcp_server_dependencies(&repo),
         profile = child_build::PROFILE,
     );
     let write = |p: PathBuf, t: &str| {

@@ -25,3 +25,28 @@ pub fn target_dir() -> PathBuf {
 
 /// The manifest lines every such project ends with.
 pub const PROFILE: &str = "\n[profile.dev]\ndebug = false\n";
+
+/// The dependencies of the rmcp servers built here (the adopted rust-sdk
+/// examples, the copy of the demo server the usage removal runs): one set,
+/// what all of them need, so every common unit compiles once. `{repo}` is
+/// this repository's root.
+pub fn rmcp_server_dependencies(repo: &Path) -> String {
+    format!(
+        r#"[dependencies]
+rmcp = {{ version = "3.11", default-features = false, features = ["server", "macros", "transport-io", "client", "elicitation"] }}
+tokio = {{ version = "1", features = ["macros", "rt-multi-thread", "io-std"] }}
+serde = {{ version = "1", features = ["derive"] }}
+serde_json = "1"
+schemars = "1"
+anyhow = "1"
+tracing = "0.1"
+tracing-subscriber = {{ version = "0.3", features = ["env-filter", "fmt", "std"] }}
+url = "2"
+mcp-contract = {{ path = "{repo}/mcp-contract", features = ["rmcp", "macros"] }}
+
+[build-dependencies]
+mcp-contract-build = {{ path = "{repo}/mcp-contract-build" }}
+"#,
+        repo = repo.display()
+    )
+}

@@ -1,15 +1,15 @@
 //! A team's repository for the removal scenario: a copy of the workspace's
 //! demo server (its sources, `build.rs`, `contracts/`) as a crate of its
-//! own in a temporary git repository, with the workspace's dependencies
-//! written out (absolute paths to this repository's crates, the workspace
-//! lockfile), built offline into one target directory under this
-//! workspace's target (kept between runs, so dependencies compile once).
-//! The crate also builds `examples/agent.rs`, a client on rmcp.
+//! own in a temporary git repository, depending on this repository's crates
+//! by path with the workspace's `Cargo.lock`, built offline into the target
+//! directory the tests' child projects share (`tests/support/child_build.rs`:
+//! kept between runs, dependencies compiled once for all of them). The
+//! crate also builds `agent/main.rs`, a client on rmcp.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use toml_edit::{DocumentMut, Item, Value};
+use crate::child_build;
 
 pub const CLI: &str = env!("CARGO_BIN_EXE_cargo-mcp-contract");
 
@@ -18,15 +18,6 @@ pub fn workspace() -> PathBuf {
         .join("..")
         .canonicalize()
         .unwrap()
-}
-
-/// This workspace's target directory (the CLI binary lives in `<target>/debug`).
-fn target_dir() -> PathBuf {
-    Path::new(CLI)
-        .parent()
-        .and_then(Path::parent)
-        .expect("the CLI binary sits in <target>/<profile>")
-        .to_path_buf()
 }
 
 pub struct Team {
@@ -68,111 +59,42 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A TOML value as text (the few kinds a manifest here holds).
-fn toml(v: &Value) -> String {
-    match v {
-        Value::String(s) => serde_json::to_string(s.value()).unwrap(),
-        Value::Boolean(b) => b.value().to_string(),
-        Value::Integer(i) => i.value().to_string(),
-        Value::Array(a) => format!("[{}]", a.iter().map(toml).collect::<Vec<_>>().join(", ")),
-        Value::InlineTable(t) => format!(
-            "{{ {} }}",
-            t.iter()
-                .map(|(k, v)| format!("{k} = {}", toml(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        other => panic!("unexpected manifest value {other:?}"),
-    }
+/// The copy's manifest: the demo server's library and binary, the rmcp
+/// agent, and the dependency set every rmcp server built under
+/// `child_build::target_dir()` shares (so nothing common compiles twice).
+fn manifest(ws: &Path) -> String {
+    format!(
+        r#"[package]
+name = "demo-server"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[lib]
+name = "demo_server"
+path = "src/lib.rs"
+
+[[bin]]
+name = "demo-server"
+path = "src/main.rs"
+
+[[bin]]
+name = "{AGENT}"
+path = "agent/main.rs"
+
+[workspace]
+
+{}{}"#,
+        child_build::rmcp_server_dependencies(ws),
+        child_build::PROFILE
+    )
 }
 
-fn item_value(item: &Item) -> Value {
-    match item {
-        Item::Value(v) => v.clone(),
-        Item::Table(t) => Value::InlineTable(t.clone().into_inline_table()),
-        other => panic!("unexpected manifest item {other:?}"),
-    }
-}
-
-/// The demo server's manifest as a crate of its own: `*.workspace = true`
-/// replaced by the workspace's values, relative paths made absolute.
-fn standalone_manifest(ws: &Path) -> String {
-    let root: DocumentMut = std::fs::read_to_string(ws.join("Cargo.toml"))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let demo = ws.join("examples/demo-server");
-    let doc: DocumentMut = std::fs::read_to_string(demo.join("Cargo.toml"))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let mut out = String::from("[package]\n");
-    for (key, v) in doc["package"].as_table().unwrap().iter() {
-        let v = if v.get("workspace").is_some() {
-            &root["workspace"]["package"][key]
-        } else {
-            v
-        };
-        out.push_str(&format!("{key} = {}\n", toml(&item_value(v))));
-    }
-    let shared = root["workspace"]["dependencies"].as_table().unwrap();
-    for section in ["dependencies", "build-dependencies", "dev-dependencies"] {
-        let Some(deps) = doc.get(section).and_then(Item::as_table_like) else {
-            continue;
-        };
-        out.push_str(&format!("\n[{section}]\n"));
-        for (name, item) in deps.iter() {
-            let mut table = toml_edit::InlineTable::new();
-            let own = item.as_table_like();
-            if own.and_then(|t| t.get("workspace")).is_some() {
-                match item_value(&shared[name]) {
-                    Value::String(v) => {
-                        table.insert("version", Value::from(v.value().clone()));
-                    }
-                    Value::InlineTable(t) => {
-                        for (k, v) in t.iter() {
-                            table.insert(k, v.clone());
-                        }
-                    }
-                    other => panic!("unexpected workspace dependency {other:?}"),
-                }
-            } else if let Some(v) = item.as_str() {
-                table.insert("version", Value::from(v));
-            }
-            if let Some(own) = own {
-                for (k, v) in own.iter().filter(|(k, _)| *k != "workspace") {
-                    let v = item_value(v);
-                    if k == "features" {
-                        let mut all = table
-                            .get("features")
-                            .and_then(Value::as_array)
-                            .cloned()
-                            .unwrap_or_default();
-                        all.extend(v.as_array().unwrap().iter().cloned());
-                        table.insert("features", Value::Array(all));
-                    } else {
-                        table.insert(k, v);
-                    }
-                }
-            }
-            if let Some(p) = table.get("path").and_then(Value::as_str) {
-                let base = if own.and_then(|t| t.get("path")).is_some() {
-                    &demo
-                } else {
-                    ws
-                };
-                let abs = base.join(p).canonicalize().unwrap();
-                table.insert("path", Value::from(abs.display().to_string()));
-            }
-            out.push_str(&format!("{name} = {}\n", toml(&Value::InlineTable(table))));
-        }
-    }
-    out.push_str("\n[[example]]\nname = \"agent\"\npath = \"examples/agent.rs\"\n\n[workspace]\n");
-    out
-}
+/// The rmcp agent's binary name.
+pub const AGENT: &str = "usage-e2e-agent";
 
 impl Team {
-    /// The demo server's crate, committed as the first revision.
+    /// The demo server's crate in a new git repository (nothing committed).
     pub fn new(dir: &Path) -> Team {
         let ws = workspace();
         let demo = ws.join("examples/demo-server");
@@ -181,21 +103,36 @@ impl Team {
         }
         std::fs::copy(demo.join("build.rs"), dir.join("build.rs")).unwrap();
         std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-        std::fs::create_dir_all(dir.join("examples")).unwrap();
+        std::fs::create_dir_all(dir.join("agent")).unwrap();
         std::fs::copy(
             ws.join("cargo-mcp-contract/tests/usage_e2e/rmcp_agent.rs"),
-            dir.join("examples/agent.rs"),
+            dir.join("agent/main.rs"),
         )
         .unwrap();
-        std::fs::write(dir.join("Cargo.toml"), standalone_manifest(&ws)).unwrap();
+        std::fs::write(dir.join("Cargo.toml"), manifest(&ws)).unwrap();
         std::fs::write(dir.join(".gitignore"), "/target\n/bin\n").unwrap();
         let team = Team {
             dir: dir.to_path_buf(),
-            target: target_dir().join("usage-e2e"),
+            target: child_build::target_dir(),
         };
         team.git(&["init", "-q", "-b", "main"]);
-        team.commit("the demo server, serving `query` as an alias of `search_text`");
         team
+    }
+
+    /// Replaces `from` (which must be there) with `to` in the file at `rel`.
+    pub fn edit(&self, rel: &str, from: &str, to: &str) {
+        let path = self.dir.join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{rel} lacks {from:?}");
+        std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        std::fs::write(self.dir.join(rel), text).unwrap();
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.dir.join(rel)).unwrap()
     }
 
     pub fn git(&self, args: &[&str]) -> Output {
@@ -215,14 +152,7 @@ impl Team {
     /// rewrite the lockfile, so `CI` is not passed on).
     pub fn build(&self, tag: &str) -> (PathBuf, PathBuf) {
         ok(Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--offline",
-                "--quiet",
-                "--bins",
-                "--example",
-                "agent",
-            ])
+            .args(["build", "--offline", "--quiet", "--bins"])
             .current_dir(&self.dir)
             .env("CARGO_TARGET_DIR", &self.target)
             .env_remove("CI")
@@ -231,13 +161,9 @@ impl Team {
         std::fs::create_dir_all(&bin).unwrap();
         let exe = std::env::consts::EXE_SUFFIX;
         let server = bin.join(format!("demo-server{exe}"));
-        let agent = bin.join(format!("agent{exe}"));
+        let agent = bin.join(format!("{AGENT}{exe}"));
         std::fs::copy(self.target.join(format!("debug/demo-server{exe}")), &server).unwrap();
-        std::fs::copy(
-            self.target.join(format!("debug/examples/agent{exe}")),
-            &agent,
-        )
-        .unwrap();
+        std::fs::copy(self.target.join(format!("debug/{AGENT}{exe}")), &agent).unwrap();
         (server, agent)
     }
 
