@@ -11,8 +11,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::model::{Evidence, Key, FORMAT, MAX_DAYS, VERSION};
-use crate::error::InputError;
 use crate::date::Date;
+use crate::error::InputError;
 
 const ROOT_KEYS: &[&str] = &["format", "version", "range", "no_data", "hits"];
 const RANGE_KEYS: &[&str] = &["from", "to"];
