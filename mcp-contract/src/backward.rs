@@ -24,7 +24,7 @@ use serde_json::Value;
 use crate::error::InputError;
 use crate::fixtures::{self, CallOutcome, Fixture, Mismatch};
 use crate::git::Repo;
-use crate::migrations::{self, Level};
+use crate::migrations;
 use crate::model::Surface;
 use crate::runtime::plan::{self, CompatPlan};
 use crate::runtime::stale::{ErrorCode, RequiredAction};
@@ -178,22 +178,8 @@ fn served(
         None => "",
     };
     let (record, problems) = migrations::parse(text, record_name);
-    if let Some(p) = problems.iter().find(|p| p.level == Level::Error) {
-        return Err(InputError::new(&p.file, p.message.clone())
-            .at(format!("line {}, column {}", p.pos.line, p.pos.column))
-            .fix(
-                p.help
-                    .clone()
-                    .unwrap_or_else(|| "fix the migration record".into()),
-            ));
-    }
     let revision = plan::revision_of(&String::from_utf8_lossy(lock));
-    let plan = plan::derive(&record, &surface, &revision).map_err(|errs| {
-        let e = &errs[0];
-        InputError::new(&e.file, e.message.clone())
-            .at(format!("line {}, column {}", e.line, e.column))
-            .fix(e.help.clone())
-    })?;
+    let plan = plan::derive_checked(&record, &problems, &surface, &revision)?;
     Ok((surface, plan))
 }
 

@@ -29,7 +29,7 @@ use super::plan::{self, CompatPlan};
 use crate::error::InputError;
 use crate::fixtures::{self, ErrorCode as ExpectedCode, Fixture, Outcome};
 use crate::lockfile;
-use crate::migrations::{self, Level};
+use crate::migrations;
 use crate::model::Surface;
 
 /// The extension key holding the arguments the handler must receive.
@@ -107,21 +107,7 @@ pub fn check_contracts(lockfile_path: &Path) -> Result<FixtureReport, InputError
     let surface = lockfile::parse(&bytes, &shown)?;
     let text = String::from_utf8_lossy(&bytes);
     let (record, problems) = migrations::read(&migrations::path_for(lockfile_path))?;
-    if let Some(p) = problems.iter().find(|p| p.level == Level::Error) {
-        return Err(InputError::new(&p.file, p.message.clone())
-            .at(format!("line {}, column {}", p.pos.line, p.pos.column))
-            .fix(
-                p.help
-                    .clone()
-                    .unwrap_or_else(|| "fix the migration record".into()),
-            ));
-    }
-    let plan = plan::derive(&record, &surface, &plan::revision_of(&text)).map_err(|errs| {
-        let e = &errs[0];
-        InputError::new(&e.file, e.message.clone())
-            .at(format!("line {}, column {}", e.line, e.column))
-            .fix(e.help.clone())
-    })?;
+    let plan = plan::derive_checked(&record, &problems, &surface, &plan::revision_of(&text))?;
     let mut report = check(&found, &surface, &plan)?;
     report.dir = dir;
     Ok(report)

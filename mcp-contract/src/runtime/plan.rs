@@ -180,6 +180,37 @@ fn unpublished_help(tool: &str, surface: &Surface, fix: &str) -> String {
     }
 }
 
+#[cfg(feature = "gate")]
+/// The plan a record read with its problems derives for `surface`, or the
+/// first problem as an input error (a record error first, then the first
+/// plan error): what `check`'s fixtures and the backward check run on.
+pub fn derive_checked(
+    record: &MigrationRecord,
+    problems: &[crate::migrations::Problem],
+    surface: &Surface,
+    revision: &str,
+) -> Result<CompatPlan, crate::error::InputError> {
+    use crate::error::InputError;
+    if let Some(p) = problems
+        .iter()
+        .find(|p| p.level == crate::migrations::Level::Error)
+    {
+        return Err(InputError::new(&p.file, p.message.clone())
+            .at(format!("line {}, column {}", p.pos.line, p.pos.column))
+            .fix(
+                p.help
+                    .clone()
+                    .unwrap_or_else(|| "fix the migration record".into()),
+            ));
+    }
+    derive(record, surface, revision).map_err(|errs| {
+        let e = &errs[0];
+        InputError::new(&e.file, e.message.clone())
+            .at(format!("line {}, column {}", e.line, e.column))
+            .fix(e.help.clone())
+    })
+}
+
 #[cfg(feature = "gate")] // deriving a plan from the record: the build step and the check
 /// The plan for `surface` (the published surface: renames already applied
 /// to the schemas) under `record`. Problems name the record line: a rename
