@@ -47,7 +47,7 @@ use crate::check::run::{CheckRun, LockfileRun, RunError};
 use crate::check::usage::findings::Finding;
 use crate::check::usage::{Condition, RecordState, Verdict};
 use crate::migrations::{Level, ProblemKind};
-use crate::usage::run_text;
+use crate::usage::{run_text, Refusal};
 
 /// The whole report as a JSON value.
 pub fn report_json(run: &CheckRun) -> Value {
@@ -126,7 +126,7 @@ fn removals_json(r: &GateReport<'_>) -> Value {
                 Verdict::NoEvidence => ("no-evidence", json!({})),
                 Verdict::Waived => ("waived", json!({})),
                 Verdict::NoCondition => ("no-condition", json!({})),
-                Verdict::Refused { window, callers, covered, needed, gaps, would_clear } => (
+                Verdict::Refused(Refusal { window, callers, covered, needed, gaps, would_clear }) => (
                     "refused",
                     json!({
                         "window": {"from": window.0.to_string(), "to": window.1.to_string()},

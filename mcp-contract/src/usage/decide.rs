@@ -27,16 +27,20 @@ pub enum Decision {
     /// Nobody took the path in the window, and the data covers it.
     Cleared { window: (Date, Date), covered: u32 },
     /// Not yet: callers, or too little data, or both.
-    Refused {
-        window: (Date, Date),
-        callers: Vec<Caller>,
-        covered: u32,
-        needed: u32,
-        /// Days of the window without data, as runs.
-        gaps: Vec<(Date, Date)>,
-        /// What would clear it, in words.
-        would_clear: String,
-    },
+    Refused(Refusal),
+}
+
+/// Why a removal is not cleared yet, and what would clear it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub window: (Date, Date),
+    pub callers: Vec<Caller>,
+    pub covered: u32,
+    pub needed: u32,
+    /// Days of the window without data, as runs.
+    pub gaps: Vec<(Date, Date)>,
+    /// What would clear it, in words.
+    pub would_clear: String,
 }
 
 /// Decides whether `evidence` shows `tool`'s old `path` may go today.
@@ -127,14 +131,14 @@ fn decide(
             window.1
         ));
     }
-    Decision::Refused {
+    Decision::Refused(Refusal {
         window,
         callers,
         covered,
         needed,
         gaps,
         would_clear: would.join("; and "),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -188,11 +192,11 @@ mod tests {
     #[test]
     fn a_caller_in_the_window_refuses_with_when_it_would_clear() {
         let e = evidence(&[("a/1", "2026-11-15", 2), ("a/1", "2026-11-16", 1)], &[]);
-        let Decision::Refused {
+        let Decision::Refused(Refusal {
             callers,
             would_clear,
             ..
-        } = clears(&cond(&["a"], None), &e, "search", "field:query", d(TODAY))
+        }) = clears(&cond(&["a"], None), &e, "search", "field:query", d(TODAY))
         else {
             panic!("refused")
         };
@@ -226,7 +230,7 @@ mod tests {
         };
         e.add(key("rejected:UNKNOWN_FIELD", "a/1"), d("2026-11-17"), 1);
         e.add(key("default:region", "b/2"), d("2026-11-14"), 4);
-        let Decision::Refused { callers, .. } =
+        let Decision::Refused(Refusal { callers, .. }) =
             clears_tool(&cond(&[], None), &e, "search", d(TODAY))
         else {
             panic!("refused")
@@ -255,13 +259,13 @@ mod tests {
     fn a_gap_is_not_a_zero() {
         // the weekly batch ran on the 18th, but the 18th has no data
         let e = evidence(&[], &["2026-11-17", "2026-11-18"]);
-        let Decision::Refused {
+        let Decision::Refused(Refusal {
             covered,
             needed,
             gaps,
             would_clear,
             ..
-        } = clears(&cond(&[], None), &e, "search", "field:query", d(TODAY))
+        }) = clears(&cond(&[], None), &e, "search", "field:query", d(TODAY))
         else {
             panic!("refused")
         };
@@ -278,6 +282,9 @@ mod tests {
             "field:query",
             d("2026-12-10"),
         );
-        assert!(matches!(late, Decision::Refused { covered: 0, .. }));
+        assert!(matches!(
+            late,
+            Decision::Refused(Refusal { covered: 0, .. })
+        ));
     }
 }

@@ -7,7 +7,7 @@
 
 use super::{Condition, Given, RecordState, RemovalVerdict, UsageOutcome, UsageRun, Verdict};
 use crate::migrations::MigrationRecord;
-use crate::usage::run_text;
+use crate::usage::{run_text, Refusal};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -171,14 +171,14 @@ fn removal(
                 format!("{what}: no typed removal condition to check the usage evidence against");
             f.help = Some(typed_help);
         }
-        Verdict::Refused {
+        Verdict::Refused(Refusal {
             window,
             callers,
             covered,
             needed,
             gaps,
             would_clear,
-        } => {
+        }) => {
             let days = window.1.to_unix_days() - window.0.to_unix_days() + 1;
             let mut why = vec![];
             if !callers.is_empty() {

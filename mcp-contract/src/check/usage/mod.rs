@@ -37,7 +37,7 @@ pub mod record;
 use crate::check::CheckOutcome;
 use crate::date::Date;
 use crate::migrations::EvidenceRecord;
-use crate::usage::{self, Caller, Decision, Evidence};
+use crate::usage::{self, Decision, Evidence, Refusal};
 
 pub use paths::{Condition, PathKind, RemovedPath, Sides, Source};
 
@@ -101,14 +101,7 @@ pub enum Verdict {
         record: RecordState,
     },
     /// Callers in the window, or too little data.
-    Refused {
-        window: (Date, Date),
-        callers: Vec<Caller>,
-        covered: u32,
-        needed: u32,
-        gaps: Vec<(Date, Date)>,
-        would_clear: String,
-    },
+    Refused(Refusal),
     /// Evidence was given, but there is no typed condition to check it against.
     NoCondition,
     /// No evidence given, and no waiver.
@@ -132,7 +125,7 @@ impl RemovalVerdict {
                 !matches!(record, RecordState::Recorded | RecordState::Written)
             }
             Verdict::Waived => false,
-            Verdict::Refused { .. } | Verdict::NoCondition | Verdict::NoEvidence => true,
+            Verdict::Refused(_) | Verdict::NoCondition | Verdict::NoEvidence => true,
         }
     }
 }
@@ -220,20 +213,6 @@ fn judge(
                 record,
             }
         }
-        Decision::Refused {
-            window,
-            callers,
-            covered,
-            needed,
-            gaps,
-            would_clear,
-        } => Verdict::Refused {
-            window,
-            callers,
-            covered,
-            needed,
-            gaps,
-            would_clear,
-        },
+        Decision::Refused(refusal) => Verdict::Refused(refusal),
     }
 }
