@@ -126,10 +126,9 @@ fn usage_json(team: &Team, evidence: &Path) -> Value {
 
 const RECORD: &str = "contracts/migrations.toml";
 
-/// The rename as the demo records it, and the typed condition the team
+/// The rename as the demo records it, with the typed condition the team
 /// agreed on when it deprecated `query`.
-const RENAME: &str = r#"transition = { kind = "rename", from = "query", to = "search_text", until = 2027-03-31, removal = "no calls using query for 30 days" }"#;
-const RENAME_TYPED: &str = r#"transition = { kind = "rename", from = "query", to = "search_text", removal = { quiet_for = "30d" } }"#;
+const RENAME: &str = r#"transition = { kind = "rename", from = "query", to = "search_text", until = 2027-03-31, removal = { quiet_for = "30d", note = "no calls using query for 30 days" } }"#;
 /// The pull request: the alias goes, the name stays reserved.
 const REMOVED: &str = r#"transition = { kind = "removal", replacement = "search_text", removal = { quiet_for = "30d" } }"#;
 
@@ -160,7 +159,7 @@ transition = { kind = "other", note = "callers that still send query get RESERVE
 "#;
 
 fn remove_alias(team: &Team) {
-    team.edit(RECORD, RENAME_TYPED, REMOVED);
+    team.edit(RECORD, RENAME, REMOVED);
     let record = team.read(RECORD);
     team.write(RECORD, &format!("{record}{REQUIRED}"));
     for (name, args) in QUERY_FIXTURES {
@@ -223,7 +222,6 @@ fn removal_waits_for_every_client_and_for_covered_days() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("team");
     let team = Team::new(&repo);
-    team.edit(RECORD, RENAME, RENAME_TYPED);
     let (v1, agent) = team.build("v1");
     team.commit("the demo server: `query` served as an alias of `search_text`, removable after 30 quiet days");
     let evidence: PathBuf = tmp.path().join("usage.json");
