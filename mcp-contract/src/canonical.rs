@@ -91,6 +91,16 @@ pub fn to_canonical_string(value: &Value) -> String {
     s
 }
 
+/// The SHA-256 of `text` as 64 lowercase hex digits: the lockfile's
+/// revision and the usage evidence's record are both written this way.
+pub fn sha256_hex(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Compact canonical form, used for digests and equality.
 pub fn to_compact_string(value: &Value) -> String {
     serde_json::to_string(&canonicalize(value)).expect("a serde_json::Value always serializes")

@@ -146,14 +146,7 @@ impl std::fmt::Display for PlanError {
 
 /// `sha256:<hex>` of the lockfile text: the revision stale-call errors name.
 pub fn revision_of(lockfile_text: &str) -> String {
-    use sha2::{Digest, Sha256};
-    let hash = Sha256::digest(lockfile_text.as_bytes());
-    let mut out = String::with_capacity(71);
-    out.push_str("sha256:");
-    for b in hash {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    format!("sha256:{}", crate::canonical::sha256_hex(lockfile_text))
 }
 
 #[cfg(feature = "gate")] // deriving a plan from the record: the build step and the check

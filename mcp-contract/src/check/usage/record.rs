@@ -8,18 +8,13 @@
 
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
 use crate::migrations::{EvidenceRecord, Pos};
 use crate::usage::Evidence;
 
 /// The record of `evidence` (its position is not known yet).
 pub fn expected(evidence: &Evidence) -> EvidenceRecord {
     let text = crate::canonical::to_canonical_string(&evidence.to_json());
-    let sha256 = Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = crate::canonical::sha256_hex(&text);
     EvidenceRecord {
         sha256,
         from: evidence.from,
