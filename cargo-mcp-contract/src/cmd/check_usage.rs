@@ -30,12 +30,6 @@ pub fn parse_day(s: &str) -> Result<Date, String> {
     Date::parse(s).ok_or_else(|| format!("`{s}` is not a day: write YYYY-MM-DD, e.g. 2026-11-30"))
 }
 
-/// Is this a CI run (`CI` set to anything but empty, `0` or `false`, as
-/// CI services set it)?
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
-}
-
 impl Gate {
     /// Reads the evidence files (exit status 2 on the first bad one).
     pub fn read(
@@ -44,7 +38,7 @@ impl Gate {
         today: Option<Date>,
         record: bool,
     ) -> Result<Gate, u8> {
-        if record && under_ci() {
+        if record && mcp_contract_build::mode::is_ci(std::env::var("CI").ok().as_deref()) {
             eprintln!("error: --record-evidence does not write under CI (CI is set): a CI run checks the record, it does not change it\n  help: run `cargo mcp-contract check --usage FILE... --record-evidence` locally and commit contracts/migrations.toml");
             return Err(output::ERROR);
         }
@@ -55,13 +49,10 @@ impl Gate {
                 EvidenceInput::None
             }
         } else {
-            let mut read = vec![];
-            for path in files {
-                match mcp_contract::usage::read(path) {
-                    Ok(e) => read.push((path.display().to_string(), e)),
-                    Err(e) => return Err(output::input_error(&e)),
-                }
-            }
+            let read = match mcp_contract::usage::read_files(files) {
+                Ok(r) => r,
+                Err(e) => return Err(output::input_error(&e)),
+            };
             match Given::merge(read) {
                 Ok(g) => EvidenceInput::Given(g),
                 Err(e) => return Err(output::input_error(&e)),

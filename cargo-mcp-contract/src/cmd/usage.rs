@@ -79,13 +79,10 @@ fn import(input: &std::path::Path, out: &std::path::Path) -> u8 {
 }
 
 fn show(args: &Args) -> u8 {
-    let mut files = vec![];
-    for path in &args.files {
-        match usage::read(path) {
-            Ok(e) => files.push((path.display().to_string(), e)),
-            Err(e) => return output::input_error(&e),
-        }
-    }
+    let files = match usage::read_files(&args.files) {
+        Ok(f) => f,
+        Err(e) => return output::input_error(&e),
+    };
     let merged = match usage::merge(&files) {
         Ok(m) => m,
         Err(e) => return output::input_error(&e),

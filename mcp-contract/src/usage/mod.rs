@@ -45,4 +45,4 @@ pub mod write;
 pub use decide::{clears, clears_tool, Caller, Decision, Refusal};
 pub use merge::merge;
 pub use model::{rows, run_text, runs, Evidence, Key, Row, FORMAT, MAX_DAYS, VERSION};
-pub use read::{parse, read};
+pub use read::{parse, read, read_files};

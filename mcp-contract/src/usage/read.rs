@@ -18,6 +18,15 @@ const ROOT_KEYS: &[&str] = &["format", "version", "range", "no_data", "hits"];
 const RANGE_KEYS: &[&str] = &["from", "to"];
 const HIT_KEYS: &[&str] = &["tool", "path", "client", "day", "count"];
 
+/// Reads and validates every file in `paths`, each named as given (the
+/// first bad one is the error): what [`merge`](super::merge) takes.
+pub fn read_files(paths: &[std::path::PathBuf]) -> Result<Vec<(String, Evidence)>, InputError> {
+    paths
+        .iter()
+        .map(|p| Ok((p.display().to_string(), read(p)?)))
+        .collect()
+}
+
 /// Reads and validates the evidence file at `path`.
 pub fn read(path: &Path) -> Result<Evidence, InputError> {
     let file = path.display().to_string();
