@@ -49,6 +49,16 @@ pub enum Error {
         message: String,
         help: String,
     },
+    /// The package's `build.rs` configures the build step in a way the
+    /// check, which reads it without running it, cannot follow
+    /// ([`crate::build_script`]); line 0 when no place is meant.
+    BuildScript {
+        file: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+        help: String,
+    },
     /// Reading or writing a file failed.
     Io {
         path: PathBuf,
@@ -118,6 +128,19 @@ impl fmt::Display for Error {
                 message,
                 help,
             } => write!(f, "{}:{line}: {message}\n  help: {help}", file.display()),
+            Error::BuildScript {
+                file,
+                line,
+                column,
+                message,
+                help,
+            } => {
+                write!(f, "{}", file.display())?;
+                if *line > 0 {
+                    write!(f, ":{line}:{column}")?;
+                }
+                write!(f, ": {message}\n  help: {help}")
+            }
             Error::Io {
                 path,
                 action,

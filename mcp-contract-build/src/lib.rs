@@ -15,6 +15,7 @@
 //! ```
 
 mod attr_pos;
+pub mod build_script;
 pub mod builder;
 pub mod cache;
 pub mod compat;
@@ -43,15 +44,22 @@ pub fn snapshot() {
 
 /// Outside a build script (e.g. `cargo mcp-contract check -p PKG`): is the
 /// lockfile of the package in `manifest_dir` exactly what its build step
-/// would write from the current sources and migration record? Writes
-/// nothing; a stale or missing lockfile is [`Error::Stale`] with the fix.
+/// would write from the current sources and migration record, configured
+/// as `script` (its `build.rs`, read with [`build_script::read`])
+/// configures it? Writes nothing; a stale or missing lockfile is
+/// [`Error::Stale`] with the fix.
 pub fn verify_fresh(
     manifest_dir: &std::path::Path,
     package: &str,
     lockfile: &std::path::Path,
+    script: Option<&build_script::BuildScript>,
 ) -> Result<(), Error> {
     let relative = lockfile.strip_prefix(manifest_dir).unwrap_or(lockfile);
-    Builder::new()
+    let builder = match script {
+        Some(s) => s.configure(Builder::new()),
+        None => Builder::new(),
+    };
+    builder
         .manifest_dir(manifest_dir)
         .package(package)
         .lockfile(relative)

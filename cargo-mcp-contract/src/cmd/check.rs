@@ -219,8 +219,12 @@ fn check_one(
     if let Some(p) = package.filter(|p| p.uses_build_step) {
         let verified = match staged {
             Some(st) => st.verify_fresh(p),
-            None => mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile)
-                .map_err(|e| e.to_string()),
+            None => super::build_script::read(p, p.build_script.as_deref())
+                .map_err(|e| e.to_string())
+                .and_then(|script| {
+                    mcp_contract_build::verify_fresh(&p.dir, &p.name, &p.lockfile, script.as_ref())
+                        .map_err(|e| e.to_string())
+                }),
         };
         if let Err(text) = verified {
             l.errors.push(RunError::text(name, &l.lockfile, text));
@@ -359,7 +363,11 @@ fn select(args: &Args) -> Result<Selection, InputError> {
         return Ok(Selection::Lockfile(path.clone()));
     }
     if args.package.is_some() || args.workspace || args.manifest_path.is_some() {
-        let found = packages::find(args.manifest_path.as_deref(), args.package.as_deref())?;
+        let found = packages::find(
+            args.manifest_path.as_deref(),
+            args.package.as_deref(),
+            &super::build_script::lockfile_of,
+        )?;
         return match found.is_empty() {
             true => Err(none_found()),
             false => Ok(Selection::Packages(found)),
@@ -374,7 +382,7 @@ fn select(args: &Args) -> Result<Selection, InputError> {
     // judges it (its build step's freshness first). A lockfile here that no
     // package of that manifest owns is judged as written.
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    match packages::find_from_dir(&cwd)? {
+    match packages::find_from_dir(&cwd, &super::build_script::lockfile_of)? {
         None => Ok(Selection::Lockfile(here)),
         Some(found) if here.exists() && packages::owner_of(&found, &cwd.join(&here)).is_none() => {
             Ok(Selection::Lockfile(here))

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod accepted;
+pub mod build_script;
 pub mod check;
 pub mod check_usage;
 pub mod diff;

@@ -52,7 +52,8 @@ pub fn select(
     if !in_cargo_project {
         return Ok(Selection::Lockfile(PathBuf::from(lockfile::DEFAULT_PATH)));
     }
-    packages::find(None, package.as_deref()).map(Selection::Packages)
+    packages::find(None, package.as_deref(), &super::build_script::lockfile_of)
+        .map(Selection::Packages)
 }
 
 impl Staged {
@@ -92,12 +93,17 @@ impl Staged {
         let dir = self.in_tree(&p.dir);
         self.bring_cargo_lock(&dir);
         let lock = self.in_tree(&p.lockfile);
-        mcp_contract_build::verify_fresh(&dir, &p.name, &lock).map_err(|e| {
-            let scratch = format!("{}/", self.tree.dir.display());
-            let root = format!("{}/", self.repo.root.display());
-            e.to_string().replace(&scratch, &root)
+        let scratch = format!("{}/", self.tree.dir.display());
+        let root = format!("{}/", self.repo.root.display());
+        let staged_note = |e: String| {
+            e.replace(&scratch, &root)
                 + "\n  note: checked against the staged content (`git add` what the fix changes)"
-        })
+        };
+        let script = p.build_script.as_deref().map(|s| self.in_tree(s));
+        let script = super::build_script::read(p, script.as_deref())
+            .map_err(|e| staged_note(e.to_string()))?;
+        mcp_contract_build::verify_fresh(&dir, &p.name, &lock, script.as_ref())
+            .map_err(|e| staged_note(e.to_string()))
     }
 
     /// An untracked `Cargo.lock` (a library's, often) is what a build would

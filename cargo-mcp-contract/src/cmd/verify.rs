@@ -132,7 +132,8 @@ fn fix(args: &Args) -> String {
 /// metadata` cannot tell).
 fn build_step_package(lockfile: &Path) -> Option<String> {
     let lockfile = lockfile.canonicalize().ok()?;
-    let found = packages::find_from_dir(lockfile.parent()?).ok()??;
+    let found =
+        packages::find_from_dir(lockfile.parent()?, &super::build_script::lockfile_of).ok()??;
     found
         .into_iter()
         .find(|p| p.uses_build_step && p.lockfile.canonicalize().is_ok_and(|l| l == lockfile))

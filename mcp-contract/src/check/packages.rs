@@ -20,15 +20,22 @@ pub struct PackageLockfile {
     pub lockfile: PathBuf,
     /// The package has a build-dependency on mcp-contract-build.
     pub uses_build_step: bool,
+    /// The package's build script (`build.rs`, or `package.build`), if any.
+    pub build_script: Option<PathBuf>,
 }
+
+/// Where a package's build step keeps its lockfile, when not at
+/// [`DEFAULT_PATH`] (what its `build.rs` configures: the caller reads it).
+pub type LockfileOf<'a> = &'a dyn Fn(&PackageLockfile) -> Result<Option<PathBuf>, InputError>;
 
 /// Packages selected by `-p` (one name) or all workspace members, that have
 /// a lockfile (or, for a named package, where it should be).
 pub fn find(
     manifest_path: Option<&Path>,
     package: Option<&str>,
+    lockfile_of: LockfileOf<'_>,
 ) -> Result<Vec<PackageLockfile>, InputError> {
-    let (all, shown) = list(manifest_path)?;
+    let (all, shown) = list(manifest_path, lockfile_of)?;
     let Some(want) = package else {
         return Ok(all.into_iter().filter(|p| p.lockfile.exists()).collect());
     };
@@ -51,7 +58,10 @@ pub fn find(
 /// package (its lockfile where it should be, even when absent); a virtual
 /// workspace manifest selects every member that has a lockfile. `Ok(None)`:
 /// no manifest at or above `dir` (not a cargo project).
-pub fn find_from_dir(dir: &Path) -> Result<Option<Vec<PackageLockfile>>, InputError> {
+pub fn find_from_dir(
+    dir: &Path,
+    lockfile_of: LockfileOf<'_>,
+) -> Result<Option<Vec<PackageLockfile>>, InputError> {
     let Some(manifest) = dir
         .ancestors()
         .map(|d| d.join("Cargo.toml"))
@@ -59,7 +69,7 @@ pub fn find_from_dir(dir: &Path) -> Result<Option<Vec<PackageLockfile>>, InputEr
     else {
         return Ok(None);
     };
-    let (all, _) = list(Some(&manifest))?;
+    let (all, _) = list(Some(&manifest), lockfile_of)?;
     let package_dir = manifest.parent().unwrap_or(Path::new("."));
     let mine: Vec<PackageLockfile> = all
         .iter()
@@ -85,7 +95,10 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 }
 
 /// Every workspace member (`cargo metadata --no-deps`), and how the manifest is shown.
-fn list(manifest_path: Option<&Path>) -> Result<(Vec<PackageLockfile>, String), InputError> {
+fn list(
+    manifest_path: Option<&Path>,
+    lockfile_of: LockfileOf<'_>,
+) -> Result<(Vec<PackageLockfile>, String), InputError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.args(["metadata", "--no-deps", "--format-version", "1"]);
@@ -133,12 +146,28 @@ fn list(manifest_path: Option<&Path>) -> Result<(Vec<PackageLockfile>, String), 
             .into_iter()
             .flatten()
             .any(|d| d["name"] == "mcp-contract-build" && d["kind"] == "build");
-        all.push(PackageLockfile {
+        let build_script = p["targets"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|t| {
+                t["kind"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().any(|k| k == "custom-build"))
+            })
+            .and_then(|t| t["src_path"].as_str())
+            .map(PathBuf::from);
+        let mut found = PackageLockfile {
             name,
             dir,
             lockfile,
             uses_build_step,
-        });
+            build_script,
+        };
+        if let Some(configured) = lockfile_of(&found)? {
+            found.lockfile = found.dir.join(configured);
+        }
+        all.push(found);
     }
     Ok((all, shown))
 }
