@@ -5,6 +5,7 @@
 mod check_support;
 
 use check_support::*;
+use mcp_contract::{load, lockfile};
 use serde_json::{json, Value};
 
 const RENAME_ENTRY: &str = r#"[[acknowledge]]
@@ -79,8 +80,27 @@ fn unacknowledged_rename_fails_with_the_entry_that_acknowledges_it() {
     assert_eq!(pasted.stdout, "", "{pasted:?}");
     assert_eq!(
         pasted.stderr,
-        "error: contracts/migrations.toml:6:10: `reason` is empty\n  help: fill in `reason`, or remove the key if it is optional\nerror: contracts/migrations.toml:7:9: `owner` is empty\n  help: fill in `owner`, or remove the key if it is optional\n",
+        "error: contracts/migrations.toml:6:10: `reason` is empty\n  help: say why this break is acceptable: `reason = \"...\"` (every entry needs one)\nerror: contracts/migrations.toml:7:9: `owner` is empty\n  help: name who answers for this break: `owner = \"@team\"` (or remove the key and set `owner` in `[tools.NAME]`)\n",
         "{pasted:?}"
+    );
+
+    // The help never sends the reader to a second error: without the keys,
+    // the record asks for the same two values.
+    r.write(
+        RECORD,
+        &entry
+            .replace("reason = \"\"\n", "")
+            .replace("owner = \"\"\n", ""),
+    );
+    let removed = r.check(&[]);
+    assert_eq!(removed.code, 2, "{removed:?}");
+    assert!(
+        removed.stderr.contains(
+            "entry has no `reason`\n  help: say why this break is acceptable: `reason = \"...\"`"
+        ) && removed.stderr.contains(
+            "entry has no `owner`\n  help: name who answers for this break: `owner = \"@team\"`"
+        ),
+        "{removed:?}"
     );
 
     // Filled in, the check passes.
@@ -127,6 +147,13 @@ fn baseline_is_the_merge_base_not_the_tip_of_main() {
     let tip = r.check(&["--against", "main"]);
     assert_eq!(tip.code, 1, "{tip:?}");
     assert!(tip.stdout.contains("error[tool.removed]"), "{tip:?}");
+    // A change to the whole tool is placed at the tool alone, on the
+    // lockfile's `tools` key (line 4: the tool is gone from it).
+    assert!(
+        tip.stdout
+            .contains("\n  --> contracts/mcp-contract.lock:4 (fetch)\n"),
+        "{tip:?}"
+    );
 }
 
 #[test]
@@ -145,8 +172,29 @@ fn origin_head_is_preferred_as_the_default_branch() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stdout
-            .contains("HEAD, where origin/main is (the uncommitted changes are checked)"),
+            .contains(" (HEAD, where origin/main is; the uncommitted changes are checked)\n"),
         "{run:?}"
+    );
+    // The hook's check judges the index, and says so.
+    std::fs::write(
+        repo.join(LOCK),
+        lockfile::render(
+            &load::surface_from_value(
+                &search(json!({"query": {"type": "string"}, "page": {"type": "integer"}})),
+                "t",
+            )
+            .unwrap(),
+        ),
+    )
+    .unwrap();
+    git_in(&repo, &["add", "-A"]);
+    let staged = run_in(&repo, &["check", "--staged"]);
+    assert_eq!(staged.code, 0, "{staged:?}");
+    assert!(
+        staged
+            .stdout
+            .contains(" (HEAD, where origin/main is; the staged changes are checked)\n"),
+        "{staged:?}"
     );
 }
 

@@ -205,7 +205,9 @@ fn remove_output_field(tool: &Tool, fixtures: &[Fixture]) -> Option<(String, Too
     Some((field, t))
 }
 
-/// `number` -> `integer`; any other type -> `null` (no old value passes).
+/// The type a careless edit gives a field: `number` -> `integer` (the
+/// fractions rejected), otherwise a type none of the old values has (an id
+/// that was an integer becomes a string, and so on).
 fn narrow_type(tool: &Tool) -> Option<(String, Tool)> {
     let mut t = tool.clone();
     let props = t.input_schema.get_mut("properties")?.as_object_mut()?;
@@ -213,7 +215,12 @@ fn narrow_type(tool: &Tool) -> Option<(String, Tool)> {
         .iter_mut()
         .find(|(_, p)| p.get("type").is_some_and(Value::is_string))?;
     let old = prop["type"].as_str()?.to_string();
-    let new = if old == "number" { "integer" } else { "null" };
+    let new = match old.as_str() {
+        "number" => "integer",
+        "string" => "integer",
+        "array" => "object",
+        _ => "string",
+    };
     prop["type"] = json!(new);
     Some((format!("`{name}`: {old} -> {new}"), t))
 }
@@ -394,4 +401,41 @@ pub fn all_caught(rows: &[Row], unmutated_passes: bool) -> bool {
         && rows
             .iter()
             .all(|r| !matches!(r.verdict, Some(Verdict::Missed | Verdict::Error(_))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::surface_from_value;
+
+    /// The type each careless edit gives a field, as the table shows it:
+    /// a type the field's old values do not have, never `null`.
+    #[test]
+    fn a_narrowed_type_is_one_a_careless_edit_would_write() {
+        for (old, shown) in [
+            ("integer", "`limit`: integer -> string"),
+            ("number", "`limit`: number -> integer"),
+            ("string", "`limit`: string -> integer"),
+            ("boolean", "`limit`: boolean -> string"),
+            ("array", "`limit`: array -> object"),
+        ] {
+            let surface = surface_from_value(
+                &json!([{"name": "search", "inputSchema": {"type": "object",
+                    "properties": {"limit": {"type": old}}}}]),
+                "t",
+            )
+            .unwrap();
+            let tool = surface.get("search").unwrap();
+            let (detail, narrowed) = narrow_type(tool).unwrap();
+            assert_eq!(detail, shown);
+            let mut after = surface.clone();
+            after.insert(narrowed);
+            let rules: Vec<&str> = crate::diff::diff_surfaces(&surface, &after)
+                .changes
+                .iter()
+                .map(|c| c.rule)
+                .collect();
+            assert!(rules.contains(&"input.type-narrowed"), "{old}: {rules:?}");
+        }
+    }
 }

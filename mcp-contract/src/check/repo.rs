@@ -68,6 +68,15 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
     reader.finish()?;
     let base_text = base_bytes.map(|b| String::from_utf8_lossy(&b).into_owned());
     let base_file = format!("{rel} at {} ({})", baseline.short, baseline.description);
+    let mut baseline = baseline;
+    if baseline.at_head && opts.candidate.is_none() {
+        // Compared with HEAD itself, only what is not committed can differ:
+        // the index under `--staged`, the working tree otherwise.
+        baseline.description.push_str(match opts.tree {
+            Some(_) => "; the staged changes are checked",
+            None => "; the uncommitted changes are checked",
+        });
+    }
 
     let (base_surface, candidate, candidate_text) = match opts.candidate {
         Some(candidate) => {

@@ -14,6 +14,10 @@ pub struct Baseline {
     pub short: String,
     /// E.g. `merge-base of HEAD and origin/main` or `--against v1.2.0`.
     pub description: String,
+    /// The default baseline is HEAD itself (on the default branch, or a
+    /// branch that has not moved from it): only what is not committed yet
+    /// can differ.
+    pub at_head: bool,
 }
 
 /// Resolves the baseline, refusing every situation in which it could not
@@ -44,6 +48,7 @@ pub fn resolve_baseline(repo: &Repo, against: Option<&str>) -> Result<Baseline, 
         return Ok(Baseline {
             short: repo.short(&commit),
             description: format!("--against {rev}"),
+            at_head: commit == head,
             commit,
         });
     }
@@ -71,13 +76,15 @@ pub fn resolve_baseline(repo: &Repo, against: Option<&str>) -> Result<Baseline, 
         )
         .fix("pass the baseline explicitly with `--against REV`"));
     }
-    let description = if merge_base == head {
-        format!("HEAD, where {branch} is (the uncommitted changes are checked)")
+    let at_head = merge_base == head;
+    let description = if at_head {
+        format!("HEAD, where {branch} is")
     } else {
         format!("merge-base of HEAD and {branch}")
     };
     Ok(Baseline {
         short: repo.short(&merge_base),
+        at_head,
         commit: merge_base,
         description,
     })

@@ -57,6 +57,20 @@ pub const KINDS: &[&str] = &["rename", "default", "major-version", "removal", "o
 /// The record format version this crate reads.
 pub const RECORD_VERSION: i64 = 1;
 
+/// What to do about a key written with an empty string: the value it
+/// needs, and only for a key the record can do without, that removing it
+/// is a way out too.
+fn empty_help(key: &str) -> String {
+    match key {
+        "reason" => "say why this break is acceptable: `reason = \"...\"` (every entry needs one)".into(),
+        "owner" => "name who answers for this break: `owner = \"@team\"` (or remove the key and set `owner` in `[tools.NAME]`)".into(),
+        "note" | "replacement" | "subject" | "removal" => {
+            format!("fill in `{key}`, or remove the key (it is optional)")
+        }
+        _ => format!("fill in `{key}` as `cargo mcp-contract check` printed it (it is required)"),
+    }
+}
+
 /// Reads the record at `path`; a missing file is an empty record.
 pub fn read(path: &Path) -> Result<(MigrationRecord, Vec<Problem>), InputError> {
     let file = path.display().to_string();
@@ -235,9 +249,8 @@ impl Parser<'_> {
         match item.as_str() {
             Some(s) if s.trim().is_empty() => {
                 self.problems.push(
-                    Problem::invalid(self.file, pos, format!("`{key}` is empty")).help(format!(
-                        "fill in `{key}`, or remove the key if it is optional"
-                    )),
+                    Problem::invalid(self.file, pos, format!("`{key}` is empty"))
+                        .help(empty_help(key)),
                 );
                 None
             }

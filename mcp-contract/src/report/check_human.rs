@@ -16,7 +16,7 @@ use crate::check::Status;
 use crate::migrations::Level;
 use crate::rules::Severity;
 
-use super::human::{paint, write_diagnostic_head, write_proof};
+use super::human::{paint, place, write_diagnostic_head, write_proof};
 
 /// The human report: `out` for stdout, `err` (the errors) for stderr.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -124,7 +124,7 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
     let failing: Vec<_> = o.failing().collect();
     for g in &failing {
         let c = &g.change;
-        let place = format!("{}:{} ({} {})", r.lockfile, r.line(g), c.tool, c.pointer);
+        let place = format!("{}:{} ({})", r.lockfile, r.line(g), place(c));
         write_diagnostic_head(out, color, ("error", "1;31"), c, &place);
         if let Some(h) = &c.hint {
             let _ = writeln!(out, "  = hint: {h}");
@@ -142,7 +142,7 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
     }
     for g in o.changes.iter().filter(|g| g.acknowledged_by.is_some()) {
         let c = &g.change;
-        let place = format!("{}:{} ({} {})", r.lockfile, r.line(g), c.tool, c.pointer);
+        let place = format!("{}:{} ({})", r.lockfile, r.line(g), place(c));
         write_diagnostic_head(out, color, ("acknowledged", "1;32"), c, &place);
         write_proof(out, color, c);
         if let Some(e) = r.entry(g) {
@@ -171,14 +171,7 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
             paint(color, code, &format!("{word}[{}]", c.rule)),
             c.message
         );
-        let _ = writeln!(
-            out,
-            "  --> {}:{} ({} {})",
-            r.lockfile,
-            r.line(g),
-            c.tool,
-            c.pointer
-        );
+        let _ = writeln!(out, "  --> {}:{} ({})", r.lockfile, r.line(g), place(c));
     }
     for p in &o.problems {
         let code = match p.level {

@@ -80,12 +80,7 @@ pub fn render_human(report: &DiffReport, color: bool) -> String {
             paint(color, "1", &format!("{} ({}):", sev, group.len()))
         );
         for c in group {
-            let place = if c.pointer.is_empty() {
-                c.tool.clone()
-            } else {
-                format!("{} {}", c.tool, c.pointer)
-            };
-            write_diagnostic_head(&mut out, color, (word, code), c, &place);
+            write_diagnostic_head(&mut out, color, (word, code), c, &place(c));
             if let Some(h) = &c.hint {
                 let _ = writeln!(out, "  {} {}", paint(color, "1;34", "= hint:"), h);
             }
@@ -104,4 +99,14 @@ pub fn render_human(report: &DiffReport, color: bool) -> String {
         s[&Severity::Cosmetic]
     );
     out
+}
+
+/// Where a change is, for people: the tool and the pointer in it (the tool
+/// alone for a change to the whole tool, whose pointer is empty).
+pub fn place(c: &Change) -> String {
+    if c.pointer.is_empty() {
+        c.tool.clone()
+    } else {
+        format!("{} {}", c.tool, c.pointer)
+    }
 }

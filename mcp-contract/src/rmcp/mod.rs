@@ -36,13 +36,23 @@ pub use json_diff::{first_differences, Difference};
 #[macro_export]
 macro_rules! rmcp {
     () => {
+        $crate::__rmcp_contract!(::core::env!(
+            "OUT_DIR",
+            "mcp_contract::rmcp!() embeds what the build step wrote, and this package has no build script: add `mcp-contract-build` to [build-dependencies] and a `build.rs` with `fn main() { mcp_contract_build::snapshot() }`"
+        ))
+    };
+}
+
+/// [`rmcp!`]'s expansion, given `OUT_DIR` once: both files are read from
+/// the same tokens, so a package without a build script gets one error.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rmcp_contract {
+    ($($out_dir:tt)*) => {
         $crate::__private::rmcp_contract(
+            ::core::include_str!(::core::concat!($($out_dir)*, "/mcp-contract-rmcp.json")),
             ::core::include_str!(::core::concat!(
-                ::core::env!("OUT_DIR"),
-                "/mcp-contract-rmcp.json"
-            )),
-            ::core::include_str!(::core::concat!(
-                ::core::env!("OUT_DIR"),
+                $($out_dir)*,
                 "/mcp-contract-compat/plan.json"
             )),
         )

@@ -66,7 +66,10 @@ pub const PLAN_PATH: &str = "mcp-contract-compat/plan.json";
 macro_rules! compat_plan {
     () => {
         ::core::include_str!(::core::concat!(
-            ::core::env!("OUT_DIR"),
+            ::core::env!(
+                "OUT_DIR",
+                "mcp_contract::compat_plan!() embeds what the build step wrote, and this package has no build script: add `mcp-contract-build` to [build-dependencies] and a `build.rs` with `fn main() { mcp_contract_build::snapshot() }`"
+            ),
             "/mcp-contract-compat/plan.json"
         ))
     };
