@@ -35,6 +35,8 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Gate the lockfile against git history: every breaking change needs a migration-record entry
     Check(cmd::check::Args),
+    /// Capture every server a client configuration names into the consumer lockfile
+    Lock(cmd::lock::Args),
     /// Show each tool's timeline from the lockfile's git history
     History(cmd::history::Args),
     /// Install a git pre-commit hook that runs the check
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => cmd::diff::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::History(a) => cmd::history::run(a),
+        Command::Lock(a) => cmd::lock::run(a),
         Command::InstallHook(a) => cmd::install_hook::run(a),
         Command::Snapshot(a) => cmd::snapshot::run(a),
         Command::Verify(a) => cmd::verify::run(a),

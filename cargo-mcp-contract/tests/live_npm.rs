@@ -645,3 +645,128 @@ fn filesystem_is_captured_without_roots() {
         "the lockfile names the temporary root"
     );
 }
+
+/// The consumer trial: a `.mcp.json` naming a real npm server and this
+/// repository's demo server is locked; then the npm server's pinned version
+/// moves (2025.12.18 -> 2026.1.14, every tool renamed) and a third server
+/// that cannot start is added. `check --config` finds the npm server's
+/// breaking change with its witness, reports the demo server as pinned, and
+/// the crashed server as its own error (stderr shown, the secret it prints
+/// scrubbed), the others still checked.
+#[test]
+fn consumer_trial_lock_then_check_after_the_version_moves() {
+    let test = "consumer_trial_lock_then_check_after_the_version_moves";
+    let demo = Path::new(BIN)
+        .parent()
+        .unwrap()
+        .join(format!("demo-server{}", std::env::consts::EXE_SUFFIX));
+    if !demo.exists() {
+        skip::skip(
+            test,
+            &format!(
+                "{} is not built; `cargo build -p demo-server` (or `cargo test --workspace`) builds it",
+                demo.display()
+            ),
+        );
+        return;
+    }
+    let Some(bins) = servers(
+        test,
+        "@modelcontextprotocol/server-everything",
+        "mcp-server-everything",
+        &["2025.12.18", "2026.1.14"],
+    ) else {
+        return;
+    };
+    let dir = scratch("consumer");
+    let secret = format!("consumer-secret-{}", std::process::id());
+    let write_config = |everything: &Path, broken: bool| {
+        let mut servers = serde_json::json!({
+            "everything": {"command": everything.to_str().unwrap()},
+            "demo": {"command": demo.to_str().unwrap()},
+        });
+        if broken {
+            servers["notes"] = serde_json::json!({
+                "command": "node",
+                "args": ["-e", "console.error('notes: cannot open the vault with ' + process.env.VAULT_TOKEN); process.exit(3)"],
+                "env": {"VAULT_TOKEN": "${MCP_CONTRACT_TEST_VAULT}"},
+            });
+        }
+        std::fs::write(
+            dir.join(".mcp.json"),
+            serde_json::json!({ "mcpServers": servers }).to_string(),
+        )
+        .unwrap();
+    };
+    let cli = |args: &[&str]| {
+        Command::new(BIN)
+            .current_dir(&dir)
+            .args(args)
+            .env_remove("CI")
+            .env("MCP_CONTRACT_TEST_VAULT", &secret)
+            .output()
+            .unwrap()
+    };
+    write_config(&bins[0], false);
+    let out = cli(&["lock", "--config", ".mcp.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    say(&format!("{test}: {}", text(&out.stderr).trim()));
+
+    write_config(&bins[1], true);
+    let out = cli(&["check", "--config", ".mcp.json"]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("server `everything` of .mcp.json: the surface it publishes now"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("error[tool.removed]: tool `add` was removed, probably renamed to `get-sum`"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("= witness: tools/call {\"arguments\":{\"a\":"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("server `demo` of .mcp.json: pinned: every digest matches its lock"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("error: server `notes` of .mcp.json could not be captured")
+            && stderr.contains("| notes: cannot open the vault with ${MCP_CONTRACT_TEST_VAULT}"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains(&secret) && !stderr.contains(&secret));
+    let out = cli(&["check", "--config", ".mcp.json", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let states: BTreeMap<String, String> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["candidate"]["server"].as_str().unwrap().to_string(),
+                c["candidate"]["state"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    say(&format!("{test}: {states:?}"));
+    assert_eq!(
+        states,
+        BTreeMap::from([
+            ("demo".to_string(), "pinned".to_string()),
+            ("everything".to_string(), "compared".to_string()),
+            ("notes".to_string(), "not-captured".to_string()),
+        ])
+    );
+    let everything = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["candidate"]["server"] == "everything")
+        .unwrap();
+    assert_eq!(everything["status"], "failed");
+    assert!(everything["summary"]["breaking"].as_u64().unwrap() >= 8);
+}

@@ -252,6 +252,48 @@ pub fn from_value(
     }
 }
 
+/// One server a configuration names, as [`servers`] reads it.
+#[derive(Debug, Clone)]
+pub struct Configured {
+    pub name: String,
+    /// `"disabled": true`: the client does not start it.
+    pub disabled: bool,
+    /// Where it is, or what is wrong with its entry (named, with the fix).
+    pub endpoint: Result<Endpoint, InputError>,
+}
+
+/// Every server `path` names, in the file's order of names (sorted), each
+/// read on its own: a bad entry is that server's error, not the file's.
+pub fn servers(
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<Configured>, InputError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        InputError::new(&file, format!("cannot read the client configuration: {e}"))
+            .fix("give the path of an MCP client configuration such as .mcp.json")
+    })?;
+    let value = mcp_contract::load::parse_json(&bytes, &file)?;
+    let names = names(&value);
+    if names.is_empty() {
+        // the same first cause as for one server: no `mcpServers`, or empty
+        from_value(&value, &file, "", env, path.parent())?;
+    }
+    Ok(names
+        .into_iter()
+        .map(|name| Configured {
+            disabled: SERVER_KEYS
+                .iter()
+                .find_map(|k| value.get(*k))
+                .and_then(|m| m.get(&name))
+                .and_then(|e| e.get("disabled"))
+                == Some(&Value::Bool(true)),
+            endpoint: from_value(&value, &file, &name, env, path.parent()),
+            name,
+        })
+        .collect())
+}
+
 /// The servers a configuration lists (for help messages).
 pub fn names(value: &Value) -> Vec<String> {
     SERVER_KEYS

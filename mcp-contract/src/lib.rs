@@ -31,6 +31,8 @@ pub mod canonical;
 #[cfg(feature = "gate")]
 pub mod check;
 pub mod confine;
+#[cfg(feature = "gate")]
+pub mod consumer;
 pub mod date;
 #[cfg(feature = "gate")]
 pub mod diff;

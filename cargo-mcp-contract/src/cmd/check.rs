@@ -17,6 +17,8 @@ use crate::cmd::live::{self, ServerArgs};
 use crate::cmd::staged;
 use crate::output::{self, ColorChoice};
 
+mod consumer;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Human,
@@ -107,6 +109,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> u8 {
+    if let (Some(config), None) = (&args.live.config, &args.live.name) {
+        return consumer::run(&args, config);
+    }
     let usage = match check_usage::Gate::read(
         &args.usage,
         args.no_usage_evidence,

@@ -28,7 +28,8 @@ pub struct ServerArgs {
     #[arg(long = "header", short = 'H', value_name = "HEADER")]
     pub headers: Vec<String>,
     /// An MCP client configuration file (`mcpServers`, e.g. .mcp.json) to take the server from
-    #[arg(long, value_name = "FILE", requires = "name")]
+    /// (with --name; `check` and `lock` without --name take every server it names)
+    #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// The server's name in --config
     #[arg(long, value_name = "NAME", requires = "config")]
@@ -73,6 +74,21 @@ impl ServerArgs {
             }
             return mcp_contract_driver::config::read(file, name, &env)
                 .map_err(|e| output::input_error(&e));
+        }
+        if let (Some(file), None) = (&self.config, &self.name) {
+            let names = std::fs::read(file)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .map(|v| mcp_contract_driver::config::names(&v))
+                .unwrap_or_default();
+            return Err(usage(
+                format!("--config {} needs --name NAME here", file.display()),
+                &if names.is_empty() {
+                    "name the server to use".to_string()
+                } else {
+                    format!("servers there: {}", names.join(", "))
+                },
+            ));
         }
         if let Some(url) = &self.url {
             let mut h = HttpEndpoint::new(url).map_err(|e| usage(e.message, &e.fix))?;

@@ -49,6 +49,9 @@ pub struct CheckContext {
     pub history_revisions: Option<usize>,
     /// History revisions that could not be read, with why.
     pub history_skipped: Vec<(String, String)>,
+    /// The file line at which `candidate_text` starts (0 for a whole
+    /// lockfile; a server's entry in a consumer lockfile starts further down).
+    pub line_offset: usize,
 }
 
 /// Reads everything the gate needs.
@@ -184,6 +187,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
         candidate_text,
         history_revisions,
         history_skipped,
+        line_offset: 0,
     };
     Ok((input, context))
 }

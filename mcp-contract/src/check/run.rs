@@ -37,6 +37,9 @@ pub enum Candidate {
     Lockfile,
     /// The surface a running server published (`--server`).
     LiveServer,
+    /// A server of a client configuration, judged from the consumer's side
+    /// against the consumer's lockfile (`check --config FILE`).
+    ConsumerServer(crate::consumer::ServerCandidate),
 }
 
 impl Candidate {
@@ -47,13 +50,14 @@ impl Candidate {
             Candidate::Package { .. } => "package",
             Candidate::Lockfile => "lockfile",
             Candidate::LiveServer => "live-server",
+            Candidate::ConsumerServer(_) => "consumer-server",
         }
     }
 
     pub fn package(&self) -> Option<&str> {
         match self {
             Candidate::BuildStep { package } | Candidate::Package { package } => Some(package),
-            Candidate::Lockfile | Candidate::LiveServer => None,
+            Candidate::Lockfile | Candidate::LiveServer | Candidate::ConsumerServer(_) => None,
         }
     }
 
@@ -71,6 +75,7 @@ impl Candidate {
                     .to_string()
             }
             Candidate::LiveServer => "the surface the running server publishes".to_string(),
+            Candidate::ConsumerServer(s) => s.describe(),
         }
     }
 }

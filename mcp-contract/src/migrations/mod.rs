@@ -88,7 +88,7 @@ pub use model::{
     Entry, Level, MigrationRecord, Pos, Problem, ProblemKind, RemovalCondition, RenameTarget,
     Selector, ToolPolicy, Transition,
 };
-pub use parse::{parse, read, toml_to_json, typed_form, RECORD_VERSION};
+pub use parse::{parse, parse_grouped, read, toml_to_json, typed_form, Grouped, RECORD_VERSION};
 pub use suggest::{detail_lines, json_to_toml, suggest_entry, toml_string};
 
 /// The record's file name, beside the lockfile.

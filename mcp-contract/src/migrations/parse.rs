@@ -108,86 +108,74 @@ pub fn parse(text: &str, file: &str) -> (MigrationRecord, Vec<Problem>) {
         file: file.to_string(),
         ..MigrationRecord::default()
     };
-    let doc = match toml_edit::Document::parse(text) {
-        Ok(d) => d,
-        Err(e) => {
-            // A merge left git's markers in: say so, not what the TOML
-            // parser makes of them (a marker line inside a multi-line
-            // string parses, so only a record that does not is a conflict).
-            if let Some(line) = crate::load::conflict_marker_line(text) {
-                p.problems.push(
-                    Problem::invalid(file, Pos { line, column: 1 }, "unresolved merge-conflict marker")
-                        .help("resolve the conflict: keep the entries of both sides and delete the `<<<<<<<`, `=======` and `>>>>>>>` lines, then re-run `cargo mcp-contract check`"),
-                );
-                return (record, p.problems);
-            }
-            let pos = p.pos(e.span().map(|s| s.start));
-            let msg = e.message().trim().to_string();
-            p.problems.push(
-                Problem::invalid(file, pos, format!("invalid TOML: {msg}")).help(
-                    "fix the syntax; `cargo mcp-contract check` prints entries you can paste",
-                ),
-            );
-            return (record, p.problems);
-        }
+    let Some(doc) = p.document(text) else {
+        return (record, p.problems);
     };
     let root = doc.as_table();
     p.unknown_keys(root, ROOT_KEYS, "the top level of the record");
-    if let Some((v, pos)) = p.int(root, "version") {
-        if v != RECORD_VERSION {
-            p.problems.push(
-                Problem::invalid(file, pos, format!("unsupported record version {v}: this mcp-contract reads version {RECORD_VERSION}"))
-                    .help("use `version = 1`, or the mcp-contract release that wrote this record"),
-            );
-        }
-    }
-    if let Some(item) = root.get("tools") {
-        match item.as_table_like() {
-            Some(tools) => {
-                for (name, item) in tools.iter() {
-                    let pos = p.key_pos(tools, name);
-                    match item.as_table_like() {
-                        Some(t) => {
-                            let policy = p.tool_policy(name, t, pos);
-                            record.tools.insert(name.to_string(), policy);
-                        }
-                        None => p.problems.push(
-                            Problem::invalid(file, pos, format!("`tools.{name}` must be a table"))
-                                .help(format!("write it as `[tools.{name}]` followed by keys such as owner = \"...\"")),
-                        ),
-                    }
-                }
-            }
-            None => p.type_error(item, "tools", "a table of tables (`[tools.NAME]`)"),
-        }
-    }
-    if let Some(item) = root.get("acknowledge") {
-        let mut seen: BTreeMap<String, Pos> = BTreeMap::new();
-        for (table, pos) in p.tables_of(item, "acknowledge") {
-            if let Some(entry) = p.entry(table, pos, &record.tools) {
-                let key = format!("{:?}", entry.selector);
-                if let Some(first) = seen.get(&key) {
-                    p.problems.push(
-                        Problem::invalid(
-                            file,
-                            entry.pos,
-                            format!(
-                                "this entry acknowledges the same change as the entry at line {}",
-                                first.line
-                            ),
-                        )
-                        .help("keep one of the two entries"),
-                    );
-                    continue;
-                }
-                seen.insert(key, entry.pos);
-                record.entries.push(entry);
-            }
-        }
-    }
+    p.version(root);
+    p.body(root, &mut record);
     record.untyped_removals = p.untyped;
     (record, p.problems)
 }
+
+/// Parses a record that holds one record per name: `[GROUP.NAME]` tables,
+/// each with the `tools` and `acknowledge` of a record, beside `version`
+/// (a consumer's record: one per server it uses). Positions are the
+/// file's. Returns each group's record with its problems, and the problems
+/// of the file as a whole (its syntax, its top level): every one at once.
+pub fn parse_grouped(text: &str, file: &str, group: &str) -> (Grouped, Vec<Problem>) {
+    let mut p = Parser {
+        file,
+        lines: LineIndex::new(text),
+        problems: vec![],
+        untyped: vec![],
+        condition: None,
+    };
+    let mut groups = Grouped::new();
+    let Some(doc) = p.document(text) else {
+        return (groups, p.problems);
+    };
+    let root = doc.as_table();
+    p.unknown_keys(root, &["version", group], "the top level of the record");
+    p.version(root);
+    let Some(item) = root.get(group) else {
+        return (groups, p.problems);
+    };
+    let Some(table) = item.as_table_like() else {
+        p.type_error(
+            item,
+            group,
+            &format!("a table of tables (`[{group}.NAME]`)"),
+        );
+        return (groups, p.problems);
+    };
+    let whole = std::mem::take(&mut p.problems);
+    for (name, item) in table.iter() {
+        let pos = p.key_pos(table, name);
+        let mut record = MigrationRecord {
+            file: file.to_string(),
+            ..MigrationRecord::default()
+        };
+        match item.as_table_like() {
+            Some(t) => {
+                p.unknown_keys(t, &["tools", "acknowledge"], &format!("`[{group}.{name}]`"));
+                p.body(t, &mut record);
+            }
+            None => p.problems.push(
+                Problem::invalid(file, pos, format!("`{group}.{name}` must be a table")).help(
+                    format!("write it as `[{group}.{name}]`, its entries as `[[{group}.{name}.acknowledge]]`"),
+                ),
+            ),
+        }
+        record.untyped_removals = std::mem::take(&mut p.untyped);
+        groups.insert(name.to_string(), (record, std::mem::take(&mut p.problems)));
+    }
+    (groups, whole)
+}
+
+/// Each group's record and its problems, by name ([`parse_grouped`]).
+pub type Grouped = BTreeMap<String, (MigrationRecord, Vec<Problem>)>;
 
 struct Parser<'a> {
     file: &'a str,
@@ -200,6 +188,91 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// The TOML document, or `None` with the problem recorded.
+    fn document(&mut self, text: &str) -> Option<toml_edit::Document<String>> {
+        let e = match toml_edit::Document::parse(text.to_string()) {
+            Ok(d) => return Some(d),
+            Err(e) => e,
+        };
+        // A merge left git's markers in: say so, not what the TOML
+        // parser makes of them (a marker line inside a multi-line
+        // string parses, so only a record that does not is a conflict).
+        if let Some(line) = crate::load::conflict_marker_line(text) {
+            self.problems.push(
+                Problem::invalid(self.file, Pos { line, column: 1 }, "unresolved merge-conflict marker")
+                    .help("resolve the conflict: keep the entries of both sides and delete the `<<<<<<<`, `=======` and `>>>>>>>` lines, then re-run `cargo mcp-contract check`"),
+            );
+            return None;
+        }
+        let pos = self.pos(e.span().map(|s| s.start));
+        let msg = e.message().trim().to_string();
+        self.problems.push(
+            Problem::invalid(self.file, pos, format!("invalid TOML: {msg}"))
+                .help("fix the syntax; `cargo mcp-contract check` prints entries you can paste"),
+        );
+        None
+    }
+
+    fn version(&mut self, root: &dyn TableLike) {
+        if let Some((v, pos)) = self.int(root, "version") {
+            if v != RECORD_VERSION {
+                self.problems.push(
+                    Problem::invalid(self.file, pos, format!("unsupported record version {v}: this mcp-contract reads version {RECORD_VERSION}"))
+                        .help("use `version = 1`, or the mcp-contract release that wrote this record"),
+                );
+            }
+        }
+    }
+
+    /// A record's `[tools.NAME]` policies and `[[acknowledge]]` entries.
+    fn body(&mut self, root: &dyn TableLike, record: &mut MigrationRecord) {
+        let file = self.file;
+        if let Some(item) = root.get("tools") {
+            match item.as_table_like() {
+                Some(tools) => {
+                    for (name, item) in tools.iter() {
+                        let pos = self.key_pos(tools, name);
+                        match item.as_table_like() {
+                            Some(t) => {
+                                let policy = self.tool_policy(name, t, pos);
+                                record.tools.insert(name.to_string(), policy);
+                            }
+                            None => self.problems.push(
+                                Problem::invalid(file, pos, format!("`tools.{name}` must be a table"))
+                                    .help(format!("write it as `[tools.{name}]` followed by keys such as owner = \"...\"")),
+                            ),
+                        }
+                    }
+                }
+                None => self.type_error(item, "tools", "a table of tables (`[tools.NAME]`)"),
+            }
+        }
+        if let Some(item) = root.get("acknowledge") {
+            let mut seen: BTreeMap<String, Pos> = BTreeMap::new();
+            for (table, pos) in self.tables_of(item, "acknowledge") {
+                if let Some(entry) = self.entry(table, pos, &record.tools) {
+                    let key = format!("{:?}", entry.selector);
+                    if let Some(first) = seen.get(&key) {
+                        self.problems.push(
+                            Problem::invalid(
+                                file,
+                                entry.pos,
+                                format!(
+                                    "this entry acknowledges the same change as the entry at line {}",
+                                    first.line
+                                ),
+                            )
+                            .help("keep one of the two entries"),
+                        );
+                        continue;
+                    }
+                    seen.insert(key, entry.pos);
+                    record.entries.push(entry);
+                }
+            }
+        }
+    }
+
     fn pos(&self, offset: Option<usize>) -> Pos {
         self.lines.pos(offset.unwrap_or(0))
     }

@@ -33,6 +33,11 @@
 //! "unknown_tools", "findings"}` (`null` when the run had neither evidence
 //! nor a waiver nor a removal). See `docs/usage-gate.md`.
 //!
+//! A consumer's check (`check --config FILE`) has one check per server,
+//! with `"candidate": {"kind": "consumer-server", "server", "config",
+//! "state": "compared"|"pinned"|"new"|"not-configured"|"disabled"|"not-captured",
+//! "version"}` and `"baseline": {"lockfile", "server", "version"}`.
+//!
 //! `status` is `passed`, `failed` (exit 1), `invalid` (a malformed record)
 //! or `error` (something could not be checked; both exit 2). A lockfile that
 //! could not be checked has `baseline`, `new_surface` and `summary` null and
@@ -186,6 +191,17 @@ fn lockfile_json(l: &LockfileRun) -> Value {
             "candidate".into(),
             json!({"kind": l.candidate.kind(), "package": l.candidate.package()}),
         );
+        if let crate::check::run::Candidate::ConsumerServer(s) = &l.candidate {
+            m.insert(
+                "candidate".into(),
+                json!({"kind": l.candidate.kind(), "package": null, "server": s.server,
+                       "config": s.config, "state": s.state.as_str(), "version": s.live_version}),
+            );
+            m.insert(
+                "baseline".into(),
+                json!({"lockfile": l.lockfile, "server": s.server, "version": s.locked_version}),
+            );
+        }
         m.insert(
             "fixtures".into(),
             match &l.fixtures {

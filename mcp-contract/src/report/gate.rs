@@ -22,6 +22,8 @@ pub struct GateReport<'a> {
     pub baseline_description: &'a str,
     /// The candidate lockfile text (for line numbers), when there is one.
     pub candidate_text: Option<&'a str>,
+    /// The file line `candidate_text` starts at.
+    pub line_offset: usize,
     pub outcome: &'a CheckOutcome,
 }
 
@@ -35,6 +37,7 @@ impl<'a> GateReport<'a> {
             baseline_short: &ctx.baseline.short,
             baseline_description: &ctx.baseline.description,
             candidate_text: ctx.candidate_text.as_deref(),
+            line_offset: ctx.line_offset,
             outcome,
         })
     }
@@ -45,8 +48,9 @@ impl<'a> GateReport<'a> {
         let Some(text) = self.candidate_text else {
             return 1;
         };
-        crate::check::lines::line_of(text, &g.change.tool, &g.change.pointer)
-            .unwrap_or_else(|| crate::check::lines::tools_line(text))
+        self.line_offset
+            + crate::check::lines::line_of(text, &g.change.tool, &g.change.pointer)
+                .unwrap_or_else(|| crate::check::lines::tools_line(text))
     }
 
     /// The record entry that acknowledged a change.
