@@ -240,6 +240,7 @@ impl ServerJudgement<'_> {
                 commit: String::new(),
                 short: c.server.clone(),
                 description: format!("locked at {}", version_words(&c.locked_version)),
+                at_head: false,
             },
             candidate_text: section.as_ref().map(|s| s.text.clone()),
             history_revisions: None,
