@@ -11,7 +11,7 @@
 use crate::diff::{diff_surfaces, Change};
 use crate::history::{input_properties, History};
 use crate::model::{Surface, Tool};
-use crate::rules::{self, Severity};
+use crate::rules::{self, RuleId, Severity};
 
 /// Does the candidate introduce a tool, input field, prompt, resource or
 /// template the baseline lacks?
@@ -84,7 +84,7 @@ pub fn changes(history: &History, baseline: Option<&Surface>, candidate: &Surfac
         match baseline.and_then(|b| b.get(&tool.name)) {
             None => {
                 if differs(&published.last, tool) {
-                    let r = rules::registered("tool.reserved-name-reused");
+                    let r = RuleId::ToolReservedNameReused.rule();
                     let message = format!(
                         "tool `{}` was published before (last in {}) and removed; it is back with a different contract, so callers that still hold the old definition send calls it misreads; {}",
                         tool.name,
@@ -92,7 +92,7 @@ pub fn changes(history: &History, baseline: Option<&Surface>, candidate: &Surfac
                         rules::fix_for(r, &tool.name)
                     );
                     out.push(
-                        Change::new(r.id, &tool.name, String::new(), message)
+                        Change::new(r.kind, &tool.name, String::new(), message)
                             .with_subject(tool.name.clone()),
                     );
                 }
@@ -112,13 +112,13 @@ pub fn changes(history: &History, baseline: Option<&Surface>, candidate: &Surfac
                         continue;
                     }
                     let name = field_name(&ptr);
-                    let r = rules::registered("input.reserved-name-reused");
+                    let r = RuleId::InputReservedNameReused.rule();
                     let message = format!(
                         "input field \"{name}\" was published before (last in {commit}) and removed; it is back with a different schema, so callers that still send the old field are misread; {}",
                         rules::fix_for(r, &tool.name)
                     );
                     out.push(
-                        Change::new(r.id, &tool.name, ptr.clone(), message).with_subject(name),
+                        Change::new(r.kind, &tool.name, ptr.clone(), message).with_subject(name),
                     );
                 }
             }
@@ -153,18 +153,18 @@ fn entry_changes(
             continue;
         }
         let (rule, noun, id) = match key.split_once(' ') {
-            Some(("prompt", id)) => ("prompt.reserved-name-reused", "prompt", id),
-            Some(("resource", id)) => ("resource.reserved-name-reused", "resource", id),
-            Some((_, id)) => ("resource.reserved-name-reused", "resource template", id),
+            Some(("prompt", id)) => (RuleId::PromptReservedNameReused, "prompt", id),
+            Some(("resource", id)) => (RuleId::ResourceReservedNameReused, "resource", id),
+            Some((_, id)) => (RuleId::ResourceReservedNameReused, "resource template", id),
             None => continue,
         };
         debug_assert_eq!(key, entry_key(key.split(' ').next().unwrap_or(""), id));
-        let r = rules::registered(rule);
+        let r = rule.rule();
         let message = format!(
             "{noun} `{id}` was published before (last in {commit}) and removed; it is back with a different contract, so clients that still hold the old one misuse it; {}",
             rules::fix_for(r, id)
         );
-        out.push(Change::new(r.id, id, String::new(), message).with_subject(id.to_string()));
+        out.push(Change::new(r.kind, id, String::new(), message).with_subject(id.to_string()));
     }
     out
 }

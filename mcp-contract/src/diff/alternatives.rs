@@ -12,8 +12,9 @@ use serde_json::{Map, Value};
 
 use super::keywords::{effective_enum, effective_types};
 use super::label;
+use super::rule::{Named, SchemaRule};
 use super::schema::{Cx, Direction, Effect};
-use crate::rules::Severity;
+use crate::rules::{RuleId, Severity};
 use crate::schema::shape::{merge_exact, push_all_of, shape, Shape};
 use crate::schema::types::TypeSet;
 
@@ -147,9 +148,9 @@ fn whole_within_a_branch(
         }
         cx.out.extend(trial.out);
         let (suffix, effect) = if old_held {
-            ("variant-added", Effect::Widened)
+            (SchemaRule::VariantAdded, Effect::Widened)
         } else {
-            ("variant-removed", Effect::Narrowed)
+            (SchemaRule::VariantRemoved, Effect::Narrowed)
         };
         for (j, other) in holder.iter().enumerate().filter(|(j, _)| *j != i) {
             let what = missing_what(cx, suffix, ptr, other);
@@ -383,9 +384,9 @@ fn one_of_overlap(
     let place = label::describe(ptr, cx.dir);
     let what = format!("{place}: oneOf alternative {i} changed and overlaps alternative {j}: values matching more than one branch are rejected, so values valid before may be rejected now (or the reverse)");
     let suffix = if cx.dir == Direction::Input {
-        "variant-overlap"
+        Named::from(RuleId::InputVariantOverlap)
     } else {
-        "constraint-changed"
+        Named::from(SchemaRule::ConstraintChanged)
     };
     cx.emit(
         suffix,
@@ -434,7 +435,11 @@ fn within_types(
 /// the field with another value are no longer accepted, which matters
 /// where exclusivity counts them (`oneOf`).
 fn exactly_within(trial: &Cx<'_>) -> bool {
-    trial.breaking_count() == 0 && !trial.out.iter().any(|c| c.rule == "input.property-added")
+    trial.breaking_count() == 0
+        && !trial
+            .out
+            .iter()
+            .any(|c| c.rule_id() == RuleId::InputPropertyAdded)
 }
 
 fn branches(s: &Shape<'_>, kw: &str) -> Vec<Value> {
@@ -486,8 +491,8 @@ fn distributed(root: &Value, (node, s): (&Value, &Shape<'_>), kw: Option<&str>) 
 struct Plan<'k> {
     kw: (Option<&'k str>, Option<&'k str>),
     dominant_is_old: bool,
-    dominant_missing: (&'static str, Effect),
-    extra: (&'static str, Effect),
+    dominant_missing: (SchemaRule, Effect),
+    extra: (SchemaRule, Effect),
     /// The other side's whole node, when both sides' branches came from
     /// lists of alternatives: a branch it holds as a whole (`anyOf [T,
     /// string]` -> `T`, `T` a `oneOf`) needs no single partner among them.
@@ -510,16 +515,16 @@ fn pair_alternatives<'k>(
         Plan {
             kw,
             dominant_is_old: true,
-            dominant_missing: ("variant-removed", Effect::Narrowed),
-            extra: ("variant-added", Effect::Widened),
+            dominant_missing: (SchemaRule::VariantRemoved, Effect::Narrowed),
+            extra: (SchemaRule::VariantAdded, Effect::Widened),
             whole_other: new_whole.filter(|_| kw.0.is_some() && kw.1.is_some()),
         }
     } else {
         Plan {
             kw,
             dominant_is_old: false,
-            dominant_missing: ("variant-added", Effect::Widened),
-            extra: ("variant-removed", Effect::Narrowed),
+            dominant_missing: (SchemaRule::VariantAdded, Effect::Widened),
+            extra: (SchemaRule::VariantRemoved, Effect::Narrowed),
             whole_other: old_whole.filter(|_| kw.0.is_some() && kw.1.is_some()),
         }
     };
@@ -698,16 +703,7 @@ fn pair(
                     // (verdicts beyond what the validator decides stay: a
                     // field silently ignored, a serde width, a default)
                     let kept = |c: &super::Change| {
-                        c.severity != Severity::Breaking
-                            || [
-                                "property-removed",
-                                "format",
-                                "default",
-                                "reserved",
-                                "not-compared",
-                            ]
-                            .iter()
-                            .any(|k| c.rule.contains(k))
+                        c.severity != Severity::Breaking || validator_blind(c.rule_id())
                     };
                     cx.out.extend(changes.into_iter().filter(kept).filter(keep));
                 } else {
@@ -875,18 +871,58 @@ fn brief(v: &Value) -> String {
     }
 }
 
-fn missing_what(cx: &Cx<'_>, suffix: &str, ptr: &str, branch: &Value) -> String {
+fn missing_what(cx: &Cx<'_>, rule: SchemaRule, ptr: &str, branch: &Value) -> String {
     let place = label::describe(ptr, cx.dir);
-    match (cx.dir, suffix) {
-        (Direction::Input, "variant-removed") => format!("{place} no longer accepts the alternative {}: calls shaped like it are rejected", brief(branch)),
-        (Direction::Input, "variant-added") => format!("{place} now also accepts the alternative {}", brief(branch)),
-        (Direction::Input, "variant-overlap") => format!("{place} gained oneOf alternative {} that overlaps another: values matching both are rejected", brief(branch)),
-        (Direction::Output, "variant-added") => format!("{place} may now be {}: clients that handle only the old shapes break", brief(branch)),
-        (Direction::Output, "variant-removed") => format!("{place} is no longer {}", brief(branch)),
-        (_, "all-of-narrowed") => format!("{place} must now also satisfy {}", brief(branch)),
-        (_, "all-of-widened") => format!("{place} no longer must satisfy {}", brief(branch)),
+    match (cx.dir, rule) {
+        (Direction::Input, SchemaRule::VariantRemoved) => format!(
+            "{place} no longer accepts the alternative {}: calls shaped like it are rejected",
+            brief(branch)
+        ),
+        (Direction::Input, SchemaRule::VariantAdded) => {
+            format!("{place} now also accepts the alternative {}", brief(branch))
+        }
+        (Direction::Output, SchemaRule::VariantAdded) => format!(
+            "{place} may now be {}: clients that handle only the old shapes break",
+            brief(branch)
+        ),
+        (Direction::Output, SchemaRule::VariantRemoved) => {
+            format!("{place} is no longer {}", brief(branch))
+        }
+        (_, SchemaRule::AllOfNarrowed) => {
+            format!("{place} must now also satisfy {}", brief(branch))
+        }
+        (_, SchemaRule::AllOfWidened) => {
+            format!("{place} no longer must satisfy {}", brief(branch))
+        }
         _ => format!("{place}: alternative {} changed", brief(branch)),
     }
+}
+
+/// Breaking verdicts a validator does not decide (a field silently
+/// ignored, a serde width, a default, a reused name, a comparison that
+/// stopped): kept even where a partner branch covers the values.
+fn validator_blind(id: RuleId) -> bool {
+    use SchemaRule as R;
+    matches!(
+        SchemaRule::of(id),
+        Some(
+            R::PropertyRemoved
+                | R::FormatChanged
+                | R::FormatNarrowed
+                | R::FormatWidened
+                | R::DefaultChanged
+                | R::NotCompared
+        )
+    ) || matches!(
+        id,
+        RuleId::OutputOptionalPropertyRemoved
+            | RuleId::InputDefaultAdded
+            | RuleId::InputDefaultRemoved
+            | RuleId::InputReservedNameReused
+            | RuleId::ToolReservedNameReused
+            | RuleId::PromptReservedNameReused
+            | RuleId::ResourceReservedNameReused
+    )
 }
 
 /// Do two branches accept the same values? Equal up to references, or
@@ -1099,16 +1135,16 @@ pub(crate) fn compare_all_of_and_not(
             Plan {
                 kw: (Some("allOf"), Some("allOf")),
                 dominant_is_old: false,
-                dominant_missing: ("all-of-narrowed", Effect::Narrowed),
-                extra: ("all-of-widened", Effect::Widened),
+                dominant_missing: (SchemaRule::AllOfNarrowed, Effect::Narrowed),
+                extra: (SchemaRule::AllOfWidened, Effect::Widened),
                 whole_other: None,
             }
         } else {
             Plan {
                 kw: (Some("allOf"), Some("allOf")),
                 dominant_is_old: true,
-                dominant_missing: ("all-of-widened", Effect::Widened),
-                extra: ("all-of-narrowed", Effect::Narrowed),
+                dominant_missing: (SchemaRule::AllOfWidened, Effect::Widened),
+                extra: (SchemaRule::AllOfNarrowed, Effect::Narrowed),
                 whole_other: None,
             }
         };
@@ -1138,7 +1174,7 @@ pub(crate) fn compare_all_of_and_not(
                 format!("{place} now excludes values matching {}", brief(n))
             };
             if let Some(c) = cx.emit(
-                "not-narrowed",
+                SchemaRule::NotNarrowed,
                 Effect::Narrowed,
                 flip,
                 &format!("{ptr}/not"),
@@ -1151,7 +1187,7 @@ pub(crate) fn compare_all_of_and_not(
         (Some(o), None) => {
             let what = format!("{place} no longer excludes values matching {}", brief(o));
             if let Some(c) = cx.emit(
-                "not-widened",
+                SchemaRule::NotWidened,
                 Effect::Widened,
                 flip,
                 &format!("{ptr}/not"),

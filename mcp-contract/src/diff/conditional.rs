@@ -11,6 +11,7 @@
 use serde_json::Value;
 
 use super::label;
+use super::rule::SchemaRule;
 use super::schema::{Cx, Effect};
 use crate::lockfile::escape_pointer;
 use crate::schema::shape::Shape;
@@ -48,10 +49,14 @@ fn whole_constraint(
     what: String,
 ) {
     let (suffix, effect, verb) = match (o, n) {
-        (Some(_), None) => ("constraint-removed", Effect::Widened, "was removed"),
-        (None, Some(_)) => ("constraint-added", Effect::Narrowed, "was added"),
+        (Some(_), None) => (
+            SchemaRule::ConstraintRemoved,
+            Effect::Widened,
+            "was removed",
+        ),
+        (None, Some(_)) => (SchemaRule::ConstraintAdded, Effect::Narrowed, "was added"),
         _ => (
-            "constraint-changed",
+            SchemaRule::ConstraintChanged,
             Effect::Changed,
             "changed in a way the engine does not decide",
         ),

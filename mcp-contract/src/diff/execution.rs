@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::Change;
 use crate::model::Tool;
-use crate::rules;
+use crate::rules::{self, RuleId};
 
 /// The effective `taskSupport` (absent means `forbidden`).
 fn task_support(tool: &Tool) -> &str {
@@ -27,7 +27,7 @@ pub(crate) fn diff_execution(old: &Tool, new: &Tool) -> Change {
     let (o, n) = (task_support(old), task_support(new));
     let (rule, what) = if n == "required" && o != "required" {
         (
-            "tool.task-required",
+            RuleId::ToolTaskRequired,
             format!(
                 "execution.taskSupport {o} -> required: plain tools/call requests are now rejected"
             ),
@@ -47,21 +47,21 @@ pub(crate) fn diff_execution(old: &Tool, new: &Tool) -> Change {
             .unwrap_or(true)
     {
         (
-            "tool.execution-same-effect",
+            RuleId::ToolExecutionSameEffect,
             format!("`execution` changed but the tool still runs the same way (taskSupport {n})"),
         )
     } else if !new.extra.contains_key("execution") {
         (
-            "tool.execution-changed",
+            RuleId::ToolExecutionChanged,
             format!("`execution` (taskSupport {o}) was dropped, as MCP 2026-07-28 moved tasks to an extension: clients that ran the tool as a task must now use the tasks extension"),
         )
     } else {
         (
-            "tool.execution-changed",
+            RuleId::ToolExecutionChanged,
             format!("the tool's execution settings changed (taskSupport {o} -> {n})"),
         )
     };
-    let r = rules::registered(rule);
+    let r = rule.rule();
     let message = if r.severity >= rules::Severity::Behavioral {
         format!("{what}; {}", rules::fix_for(r, name))
     } else {

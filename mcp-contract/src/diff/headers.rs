@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::Change;
 use crate::lockfile::escape_pointer;
-use crate::rules;
+use crate::rules::{self, RuleId};
 
 /// The keyword.
 pub const KEYWORD: &str = "x-mcp-header";
@@ -65,10 +65,10 @@ pub(crate) fn diff_headers(old: &Value, new: &Value, tool: &str) -> Vec<Change> 
             Some(n) => format!("argument at {ptr} is now mirrored as `Mcp-Param-{n}` instead of `Mcp-Param-{h}`: intermediaries routing on the old header see nothing"),
             None => format!("argument at {ptr} is no longer mirrored into `Mcp-Param-{h}`: intermediaries routing on it see nothing"),
         };
-        let r = rules::registered("input.mcp-header-removed");
+        let r = RuleId::InputMcpHeaderRemoved.rule();
         out.push(
             Change::new(
-                r.id,
+                r.kind,
                 tool,
                 format!("/inputSchema{ptr}/{KEYWORD}"),
                 format!("{what}; {}", rules::fix_for(r, tool)),
@@ -79,7 +79,7 @@ pub(crate) fn diff_headers(old: &Value, new: &Value, tool: &str) -> Vec<Change> 
     for (ptr, h) in hn.iter().filter(|(p, _)| !ho.contains_key(*p)) {
         out.push(
             Change::new(
-                "input.mcp-header-added",
+                RuleId::InputMcpHeaderAdded,
                 tool,
                 format!("/inputSchema{ptr}/{KEYWORD}"),
                 format!("argument at {ptr} is now mirrored into `Mcp-Param-{h}`"),
@@ -92,6 +92,8 @@ pub(crate) fn diff_headers(old: &Value, new: &Value, tool: &str) -> Vec<Change> 
 
 /// Is `c` the generic `x-*` extension change that [`diff_headers`] judges instead?
 pub(crate) fn is_header_extension_change(c: &Change) -> bool {
-    matches!(c.rule, "input.extension-changed" | "input.keyword-changed")
-        && c.pointer.ends_with(&format!("/{KEYWORD}"))
+    matches!(
+        c.rule_id(),
+        RuleId::InputExtensionChanged | RuleId::InputKeywordChanged
+    ) && c.pointer.ends_with(&format!("/{KEYWORD}"))
 }

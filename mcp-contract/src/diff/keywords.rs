@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::label;
 use super::numbers::bound_effect;
+use super::rule::{Aspect, SchemaRule};
 use super::schema::{Cx, Direction, Effect};
 use crate::schema::numeric::{Bound, Num};
 use crate::schema::shape::Shape;
@@ -109,7 +110,7 @@ pub(crate) fn compare_types_and_values(
             Direction::Output => format!("{place} is no longer {} (type {} -> {})", lost.describe(), to.describe(), tn.describe()),
         };
         if let Some(c) = cx.emit(
-            "type-narrowed",
+            SchemaRule::TypeNarrowed,
             Effect::Narrowed,
             flip,
             &type_ptr,
@@ -136,7 +137,14 @@ pub(crate) fn compare_types_and_values(
                 to.describe()
             ),
         };
-        if let Some(c) = cx.emit("type-widened", Effect::Widened, flip, &type_ptr, None, what) {
+        if let Some(c) = cx.emit(
+            SchemaRule::TypeWidened,
+            Effect::Widened,
+            flip,
+            &type_ptr,
+            None,
+            what,
+        ) {
             c.detail.from = Some(to.short());
             c.detail.to = Some(tn.short());
         }
@@ -166,7 +174,7 @@ pub(crate) fn compare_types_and_values(
                 Direction::Output => format!("{place} is now limited to {}", values_list(&refs)),
             };
             if let Some(c) = cx.emit(
-                "enum-narrowed",
+                SchemaRule::EnumNarrowed,
                 Effect::Narrowed,
                 flip,
                 &enum_ptr,
@@ -187,9 +195,14 @@ pub(crate) fn compare_types_and_values(
             };
             // only a widening within the types both sides admit
             if !o.is_empty() || !common.is_empty() {
-                if let Some(c) =
-                    cx.emit("enum-widened", Effect::Widened, flip, &enum_ptr, None, what)
-                {
+                if let Some(c) = cx.emit(
+                    SchemaRule::EnumWidened,
+                    Effect::Widened,
+                    flip,
+                    &enum_ptr,
+                    None,
+                    what,
+                ) {
                     c.detail.values = o.clone();
                 }
             }
@@ -214,7 +227,7 @@ pub(crate) fn compare_types_and_values(
                     }
                 };
                 if let Some(c) = cx.emit(
-                    "enum-narrowed",
+                    SchemaRule::EnumNarrowed,
                     Effect::Narrowed,
                     flip,
                     &enum_ptr,
@@ -232,9 +245,14 @@ pub(crate) fn compare_types_and_values(
                         values_list(&added)
                     ),
                 };
-                if let Some(c) =
-                    cx.emit("enum-widened", Effect::Widened, flip, &enum_ptr, None, what)
-                {
+                if let Some(c) = cx.emit(
+                    SchemaRule::EnumWidened,
+                    Effect::Widened,
+                    flip,
+                    &enum_ptr,
+                    None,
+                    what,
+                ) {
                     c.detail.values = added.iter().map(|v| (*v).clone()).collect();
                 }
             }
@@ -269,14 +287,6 @@ pub(crate) fn compare_type_specific(
 
 // ---- shared helpers -----------------------------------------------------
 
-pub(crate) fn polar_suffix(aspect: &str, effect: Effect) -> String {
-    match effect {
-        Effect::Narrowed => format!("{aspect}-narrowed"),
-        Effect::Widened => format!("{aspect}-widened"),
-        _ => format!("{aspect}-changed"),
-    }
-}
-
 pub(crate) fn bound_what(
     cx: &Cx<'_>,
     place: &str,
@@ -294,7 +304,7 @@ pub(crate) fn bound_what(
 
 /// Compares a min/max integer pair of keywords (minLength/maxLength, ...).
 /// A min/max integer keyword: (rule aspect, keyword, is it a lower bound).
-pub(crate) type CountKeyword = (&'static str, &'static str, bool);
+pub(crate) type CountKeyword = (Aspect, &'static str, bool);
 
 pub(crate) fn compare_counts(
     cx: &mut Cx<'_>,
@@ -353,7 +363,7 @@ pub(crate) fn count_change(
     let (from, to) = (show(o), show(n));
     let what = bound_what(cx, &label::describe(ptr, cx.dir), kw, effect, &from, &to);
     if let Some(c) = cx.emit(
-        &polar_suffix(aspect, effect),
+        SchemaRule::polar(aspect, effect),
         effect,
         flip,
         &format!("{ptr}/{kw}"),
@@ -415,7 +425,10 @@ fn compare_arrays(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, fl
         sn,
         ptr,
         flip,
-        &[("size", "minItems", true), ("size", "maxItems", false)],
+        &[
+            (Aspect::Size, "minItems", true),
+            (Aspect::Size, "maxItems", false),
+        ],
     );
     // (an array of at most one item has no duplicates to reject)
     let unique = |s: &Shape<'_>| {
@@ -437,7 +450,7 @@ fn compare_arrays(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, fl
             unique(sn)
         );
         cx.emit(
-            &polar_suffix("size", effect),
+            SchemaRule::polar(Aspect::Size, effect),
             effect,
             flip,
             &format!("{ptr}/uniqueItems"),
@@ -472,7 +485,7 @@ fn compare_contains(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, 
                         label::describe(ptr, cx.dir)
                     );
                     cx.emit(
-                        "constraint-changed",
+                        SchemaRule::ConstraintChanged,
                         Effect::Changed,
                         flip,
                         &format!("{ptr}/contains"),
@@ -487,6 +500,18 @@ fn compare_contains(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, 
         (None, None) => return,
         _ => {}
     }
-    count_change(cx, ptr, flip, ("size", "minContains", true), (mino, minn));
-    count_change(cx, ptr, flip, ("size", "maxContains", false), (maxo, maxn));
+    count_change(
+        cx,
+        ptr,
+        flip,
+        (Aspect::Size, "minContains", true),
+        (mino, minn),
+    );
+    count_change(
+        cx,
+        ptr,
+        flip,
+        (Aspect::Size, "maxContains", false),
+        (maxo, maxn),
+    );
 }

@@ -25,6 +25,7 @@ mod recursion;
 mod rename;
 mod resolution;
 mod resources;
+pub(crate) mod rule;
 mod schema;
 pub mod server;
 mod strings;
@@ -35,7 +36,7 @@ pub mod weaken;
 use std::collections::BTreeMap;
 
 use crate::model::Surface;
-use crate::rules::{self, Severity};
+use crate::rules::{RuleId, Severity};
 
 pub(crate) use keywords::effective_types;
 pub use schema::Direction;
@@ -67,6 +68,8 @@ pub struct Change {
     /// acknowledgement of one change does not also accept a later,
     /// different change at the same place.
     pub detail: Detail,
+    /// The rule, typed ([`Change::rule`] is its id).
+    kind: RuleId,
 }
 
 /// What a change changed, beyond where: empty when the pointer and subject
@@ -104,9 +107,10 @@ impl Detail {
 }
 
 impl Change {
-    pub(crate) fn new(rule: &'static str, tool: &str, pointer: String, message: String) -> Self {
-        let r = rules::registered(rule);
+    pub(crate) fn new(rule: RuleId, tool: &str, pointer: String, message: String) -> Self {
+        let r = rule.rule();
         Change {
+            kind: rule,
             rule: r.id,
             severity: r.severity,
             tool: tool.to_string(),
@@ -129,6 +133,11 @@ impl Change {
     pub(crate) fn with_subject(mut self, subject: impl Into<String>) -> Self {
         self.subject = Some(subject.into());
         self
+    }
+
+    /// The rule, typed.
+    pub fn rule_id(&self) -> RuleId {
+        self.kind
     }
 
     /// Which kind of entry the change concerns, from its rule's namespace;

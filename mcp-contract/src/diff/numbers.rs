@@ -8,8 +8,9 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::keywords::{bound_what, effective_enum, polar_suffix};
+use super::keywords::{bound_what, effective_enum};
 use super::label;
+use super::rule::{Aspect, SchemaRule};
 use super::schema::{Cx, Direction, Effect};
 use crate::schema::numeric::{format_range, Bound, Num};
 use crate::schema::shape::Shape;
@@ -122,7 +123,7 @@ fn compare_range_end(
         what = format!("{what} (format {} -> {})", fmt(so), fmt(sn));
     }
     if let Some(c) = cx.emit(
-        &polar_suffix("range", effect),
+        SchemaRule::polar(Aspect::Range, effect),
         effect,
         flip,
         &format!("{ptr}/{kw}"),
@@ -266,7 +267,14 @@ pub(crate) fn compare_numbers(
         &[effect]
     };
     for &e in effects.iter().filter(|e| !skip(**e)) {
-        if let Some(c) = cx.emit(&polar_suffix("range", e), e, flip, &at, None, what.clone()) {
+        if let Some(c) = cx.emit(
+            SchemaRule::polar(Aspect::Range, e),
+            e,
+            flip,
+            &at,
+            None,
+            what.clone(),
+        ) {
             c.detail.from = Some(from.clone());
             c.detail.to = Some(to.clone());
         }

@@ -15,8 +15,10 @@ use serde_json::Value;
 
 use super::keywords::compare_counts;
 use super::label;
+use super::rule::{Aspect, Named, SchemaRule};
 use super::schema::{Cx, Direction, Effect};
 use crate::lockfile::escape_pointer;
+use crate::rules::RuleId;
 use crate::schema::shape::Shape;
 
 static ANY: Value = Value::Bool(true);
@@ -193,7 +195,7 @@ pub(crate) fn compare_objects(
                 {
                     let what = format!("optional field \"{name}\" was removed from an object that allows no other fields: clients never receive it now");
                     cx.emit(
-                        "optional-property-removed",
+                        RuleId::OutputOptionalPropertyRemoved,
                         Effect::Narrowed,
                         flip,
                         &at,
@@ -212,7 +214,7 @@ pub(crate) fn compare_objects(
                     Direction::Output => format!("\"{name}\" was removed{hint}: clients that read it get nothing"),
                 };
                 cx.emit(
-                    "property-removed",
+                    SchemaRule::PropertyRemoved,
                     Effect::Changed,
                     flip,
                     &at,
@@ -238,8 +240,8 @@ pub(crate) fn compare_objects(
                             Direction::Output => format!("field \"{name}\" was added to an object that promised no other fields: strict clients reject it"),
                         };
                         let suffix = match cx.dir {
-                            Direction::Input => "property-added",
-                            Direction::Output => "closed-property-added",
+                            Direction::Input => Named::from(SchemaRule::PropertyAdded),
+                            Direction::Output => RuleId::OutputClosedPropertyAdded.into(),
                         };
                         cx.emit(suffix, Effect::Widened, flip, &at, Some(name), what);
                     }
@@ -280,7 +282,7 @@ pub(crate) fn compare_objects(
                             Direction::Output => format!("field \"{name}\" was added"),
                         };
                         cx.emit(
-                            "property-added",
+                            SchemaRule::PropertyAdded,
                             Effect::Widened,
                             flip,
                             &at,
@@ -302,7 +304,7 @@ pub(crate) fn compare_objects(
             Direction::Output => format!("\"{name}\" is now always present"),
         };
         cx.emit(
-            "required-added",
+            SchemaRule::RequiredAdded,
             Effect::Narrowed,
             flip,
             &req_ptr,
@@ -321,7 +323,7 @@ pub(crate) fn compare_objects(
             }
         };
         cx.emit(
-            "required-removed",
+            SchemaRule::RequiredRemoved,
             Effect::Widened,
             flip,
             &req_ptr,
@@ -338,7 +340,7 @@ pub(crate) fn compare_objects(
     let (ap_from, ap_to) = (rest_old.show(), rest_new.show());
     let narrowed = |cx: &mut Cx<'_>, what: String| {
         cx.emit(
-            "additional-properties-narrowed",
+            SchemaRule::AdditionalPropertiesNarrowed,
             Effect::Narrowed,
             flip,
             &ap_ptr,
@@ -348,7 +350,7 @@ pub(crate) fn compare_objects(
     };
     let widened = |cx: &mut Cx<'_>, what: String| {
         cx.emit(
-            "additional-properties-widened",
+            SchemaRule::AdditionalPropertiesWidened,
             Effect::Widened,
             flip,
             &ap_ptr,
@@ -466,8 +468,8 @@ pub(crate) fn compare_objects(
         ptr,
         flip,
         &[
-            ("size", "minProperties", true),
-            ("size", "maxProperties", false),
+            (Aspect::Size, "minProperties", true),
+            (Aspect::Size, "maxProperties", false),
         ],
     );
     compare_dependent_required(cx, so, sn, ptr, flip);
@@ -623,7 +625,7 @@ fn compare_dependent_required(
                 Direction::Output => format!("when \"{k}\" is present, {added:?} are now always present too"),
             };
             if let Some(c) = cx.emit(
-                "dependent-required-narrowed",
+                SchemaRule::DependentRequiredNarrowed,
                 Effect::Narrowed,
                 flip,
                 &at,
@@ -639,7 +641,7 @@ fn compare_dependent_required(
                 Direction::Output => format!("when \"{k}\" is present, {removed:?} may now be missing: clients that read them break"),
             };
             if let Some(c) = cx.emit(
-                "dependent-required-widened",
+                SchemaRule::DependentRequiredWidened,
                 Effect::Widened,
                 flip,
                 &at,
@@ -657,7 +659,7 @@ fn compare_dependent_required(
 
 fn pattern_narrowed(cx: &mut Cx<'_>, at: &str, p: &str, flip: bool, what: String) {
     cx.emit(
-        "pattern-properties-narrowed",
+        SchemaRule::PatternPropertiesNarrowed,
         Effect::Narrowed,
         flip,
         at,
@@ -668,7 +670,7 @@ fn pattern_narrowed(cx: &mut Cx<'_>, at: &str, p: &str, flip: bool, what: String
 
 fn pattern_widened(cx: &mut Cx<'_>, at: &str, p: &str, flip: bool, what: String) {
     cx.emit(
-        "pattern-properties-widened",
+        SchemaRule::PatternPropertiesWidened,
         Effect::Widened,
         flip,
         at,

@@ -10,10 +10,10 @@ use serde_json::Value;
 use super::Change;
 use crate::lockfile::escape_pointer;
 use crate::model::{Prompt, PromptArgument};
-use crate::rules;
+use crate::rules::{self, RuleId};
 
-fn msg(rule: &str, id: &str, what: String) -> String {
-    let r = rules::registered(rule);
+fn msg(rule: RuleId, id: &str, what: String) -> String {
+    let r = rule.rule();
     if r.severity >= rules::Severity::Behavioral {
         format!("{what}; {}", rules::fix_for(r, id))
     } else {
@@ -21,7 +21,7 @@ fn msg(rule: &str, id: &str, what: String) -> String {
     }
 }
 
-fn change(rule: &'static str, id: &str, pointer: String, what: String) -> Change {
+fn change(rule: RuleId, id: &str, pointer: String, what: String) -> Change {
     Change::new(rule, id, pointer, msg(rule, id, what))
 }
 
@@ -36,7 +36,7 @@ pub(crate) fn diff_prompts(
             Some(n) => out.extend(diff_prompt(o, n)),
             None => out.push(
                 change(
-                    "prompt.removed",
+                    RuleId::PromptRemoved,
                     name,
                     String::new(),
                     format!("prompt `{name}` was removed: every saved call to it now fails"),
@@ -48,7 +48,7 @@ pub(crate) fn diff_prompts(
     for name in new.keys().filter(|n| !old.contains_key(*n)) {
         out.push(
             change(
-                "prompt.added",
+                RuleId::PromptAdded,
                 name,
                 String::new(),
                 format!("prompt `{name}` was added"),
@@ -64,7 +64,7 @@ fn diff_prompt(old: &Prompt, new: &Prompt) -> Vec<Change> {
     let mut out = vec![];
     if old.title != new.title {
         out.push(change(
-            "prompt.title-changed",
+            RuleId::PromptTitleChanged,
             id,
             "/title".into(),
             format!(
@@ -76,7 +76,7 @@ fn diff_prompt(old: &Prompt, new: &Prompt) -> Vec<Change> {
     }
     if old.description != new.description {
         out.push(change(
-            "prompt.description-changed",
+            RuleId::PromptDescriptionChanged,
             id,
             "/description".into(),
             "the prompt's description changed".into(),
@@ -88,7 +88,7 @@ fn diff_prompt(old: &Prompt, new: &Prompt) -> Vec<Change> {
         match new.argument(&a.name) {
             None => out.push(
                 change(
-                    "prompt.argument-removed",
+                    RuleId::PromptArgumentRemoved,
                     id,
                     ptr,
                     format!("argument `{}` of prompt `{id}` was removed: clients that pass it are rejected or lose what they sent", a.name),
@@ -106,14 +106,14 @@ fn diff_prompt(old: &Prompt, new: &Prompt) -> Vec<Change> {
         let ptr = format!("/arguments/{}", escape_pointer(&a.name));
         let c = if a.required {
             change(
-                "prompt.required-argument-added",
+                RuleId::PromptRequiredArgumentAdded,
                 id,
                 ptr,
                 format!("required argument `{}` was added to prompt `{id}`: every existing call lacks it", a.name),
             )
         } else {
             change(
-                "prompt.argument-added",
+                RuleId::PromptArgumentAdded,
                 id,
                 ptr,
                 format!("optional argument `{}` was added to prompt `{id}`", a.name),
@@ -129,7 +129,7 @@ fn diff_argument(id: &str, ptr: &str, old: &PromptArgument, new: &PromptArgument
     if !old.required && new.required {
         out.push(
             change(
-                "prompt.argument-required",
+                RuleId::PromptArgumentRequired,
                 id,
                 format!("{ptr}/required"),
                 format!(
@@ -143,7 +143,7 @@ fn diff_argument(id: &str, ptr: &str, old: &PromptArgument, new: &PromptArgument
     if old.required && !new.required {
         out.push(
             change(
-                "prompt.argument-optional",
+                RuleId::PromptArgumentOptional,
                 id,
                 format!("{ptr}/required"),
                 format!("argument `{}` of prompt `{id}` is now optional", old.name),
@@ -153,7 +153,7 @@ fn diff_argument(id: &str, ptr: &str, old: &PromptArgument, new: &PromptArgument
     }
     if old.title != new.title {
         out.push(change(
-            "prompt.title-changed",
+            RuleId::PromptTitleChanged,
             id,
             format!("{ptr}/title"),
             format!("title of argument `{}` changed", old.name),
@@ -161,7 +161,7 @@ fn diff_argument(id: &str, ptr: &str, old: &PromptArgument, new: &PromptArgument
     }
     if old.description != new.description {
         out.push(change(
-            "prompt.description-changed",
+            RuleId::PromptDescriptionChanged,
             id,
             format!("{ptr}/description"),
             format!("description of argument `{}` changed", old.name),
@@ -182,7 +182,7 @@ fn extras(
         .filter(|k| old.get(*k) != new.get(*k))
         .map(|k| {
             change(
-                "prompt.metadata-changed",
+                RuleId::PromptMetadataChanged,
                 id,
                 format!("{at}/{}", escape_pointer(k)),
                 format!("`{k}` of prompt `{id}` changed"),

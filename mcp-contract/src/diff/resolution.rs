@@ -16,6 +16,7 @@
 use serde_json::Value;
 
 use super::label;
+use super::rule::SchemaRule;
 use super::schema::{Cx, Direction, Effect};
 use super::Change;
 use crate::rules;
@@ -35,20 +36,21 @@ pub(crate) fn dialect_switch(
     }
     let place = label::describe(prefix, dir);
     let unknown = matches!(old, Dialect::Unknown(_)) || matches!(new, Dialect::Unknown(_));
-    let (suffix, what) = if unknown {
-        ("resolution-changed", format!(
+    let (kind, what) = if unknown {
+        (SchemaRule::ResolutionChanged, format!(
             "{place} is now read as `{}` instead of `{}` (`$schema`), a dialect this engine does not know: it cannot prove the keywords keep their meaning",
             new.name(),
             old.name()
         ))
     } else {
-        ("dialect-changed", format!(
+        (SchemaRule::DialectChanged, format!(
             "{place} is now written in JSON Schema {} instead of {} (`$schema`); each side was compared as its own dialect means it, and every difference in accepted values is reported at its keyword",
             new.name(),
             old.name()
         ))
     };
-    let rule = rules::registered(&format!("{}.{suffix}", dir.namespace()));
+    let id = kind.in_direction(dir);
+    let rule = id.rule();
     let message = match rule.severity {
         rules::Severity::Breaking | rules::Severity::Behavioral => {
             format!("{what}; {}", rules::fix_for(rule, tool))
@@ -56,7 +58,7 @@ pub(crate) fn dialect_switch(
         _ => what,
     };
     Some(
-        Change::new(rule.id, tool, format!("{prefix}/$schema"), message)
+        Change::new(id, tool, format!("{prefix}/$schema"), message)
             .with_from_to(old.name(), new.name()),
     )
 }
@@ -77,7 +79,7 @@ pub(crate) fn compare_resolution(
         let place = label::describe(ptr, cx.dir);
         let what = format!("`$id` of {place} changed ({} -> {})", show(io), show(inew));
         cx.emit(
-            "annotation-changed",
+            SchemaRule::AnnotationChanged,
             Effect::Neutral,
             flip,
             ptr,

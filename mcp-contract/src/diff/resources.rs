@@ -12,10 +12,10 @@ use serde_json::{Map, Value};
 use super::Change;
 use crate::lockfile::escape_pointer;
 use crate::model::{Resource, ResourceTemplate};
-use crate::rules;
+use crate::rules::{self, RuleId};
 
-fn change(rule: &'static str, id: &str, pointer: String, what: String) -> Change {
-    let r = rules::registered(rule);
+fn change(rule: RuleId, id: &str, pointer: String, what: String) -> Change {
+    let r = rule.rule();
     let message = if r.severity >= rules::Severity::Behavioral {
         format!("{what}; {}", rules::fix_for(r, id))
     } else {
@@ -68,7 +68,7 @@ fn diff_fields(kind: &str, id: &str, old: Fields<'_>, new: Fields<'_>) -> Vec<Ch
     let mut out = vec![];
     if old.mime_type != new.mime_type {
         out.push(change(
-            "resource.mime-type-changed",
+            RuleId::ResourceMimeTypeChanged,
             id,
             "/mimeType".into(),
             format!(
@@ -84,7 +84,7 @@ fn diff_fields(kind: &str, id: &str, old: Fields<'_>, new: Fields<'_>) -> Vec<Ch
     ] {
         if o != n {
             out.push(change(
-                "resource.title-changed",
+                RuleId::ResourceTitleChanged,
                 id,
                 format!("/{key}"),
                 format!("{key} of {kind} `{id}` {} -> {}", show(o), show(n)),
@@ -93,7 +93,7 @@ fn diff_fields(kind: &str, id: &str, old: Fields<'_>, new: Fields<'_>) -> Vec<Ch
     }
     if old.description != new.description {
         out.push(change(
-            "resource.description-changed",
+            RuleId::ResourceDescriptionChanged,
             id,
             "/description".into(),
             format!("the description of {kind} `{id}` changed"),
@@ -101,7 +101,7 @@ fn diff_fields(kind: &str, id: &str, old: Fields<'_>, new: Fields<'_>) -> Vec<Ch
     }
     if old.annotations != new.annotations {
         out.push(change(
-            "resource.annotations-changed",
+            RuleId::ResourceAnnotationsChanged,
             id,
             "/annotations".into(),
             format!("the annotations (audience, priority) of {kind} `{id}` changed"),
@@ -111,7 +111,7 @@ fn diff_fields(kind: &str, id: &str, old: Fields<'_>, new: Fields<'_>) -> Vec<Ch
     for k in keys {
         if old.extra.get(k) != new.extra.get(k) {
             out.push(change(
-                "resource.metadata-changed",
+                RuleId::ResourceMetadataChanged,
                 id,
                 format!("/{}", escape_pointer(k)),
                 format!("`{k}` of {kind} `{id}` changed"),
@@ -132,7 +132,7 @@ pub(crate) fn diff_resources(
             Some(n) => out.extend(diff_fields("resource", uri, o.into(), n.into())),
             None => out.push(
                 change(
-                    "resource.removed",
+                    RuleId::ResourceRemoved,
                     uri,
                     String::new(),
                     format!("resource `{uri}` was removed: reads and subscriptions of it now fail"),
@@ -144,7 +144,7 @@ pub(crate) fn diff_resources(
     for uri in new.keys().filter(|u| !old.contains_key(*u)) {
         out.push(
             change(
-                "resource.added",
+                RuleId::ResourceAdded,
                 uri,
                 String::new(),
                 format!("resource `{uri}` was added"),
@@ -184,7 +184,7 @@ pub(crate) fn diff_templates(
         }
         out.push(
             change(
-                "template.removed",
+                RuleId::TemplateRemoved,
                 key,
                 String::new(),
                 format!(
@@ -201,7 +201,7 @@ pub(crate) fn diff_templates(
         let key = &t.uri_template;
         out.push(
             change(
-                "template.added",
+                RuleId::TemplateAdded,
                 key,
                 String::new(),
                 format!("resource template `{key}` was added"),
@@ -245,14 +245,19 @@ fn diff_edited(old: &ResourceTemplate, new: &ResourceTemplate) -> Vec<Change> {
             _ => format!("variable `{v}` of template `{id}` was removed (now `{}`): URIs clients build no longer resolve", new.uri_template),
         };
         out.push(
-            change("template.variable-removed", id, "/uriTemplate".into(), what)
-                .with_subject(v.clone()),
+            change(
+                RuleId::TemplateVariableRemoved,
+                id,
+                "/uriTemplate".into(),
+                what,
+            )
+            .with_subject(v.clone()),
         );
     }
     for (v, query) in added.iter().filter(|_| !renamed) {
         let c = if **query {
             change(
-                "template.query-variable-added",
+                RuleId::TemplateQueryVariableAdded,
                 id,
                 "/uriTemplate".into(),
                 format!(
@@ -262,7 +267,7 @@ fn diff_edited(old: &ResourceTemplate, new: &ResourceTemplate) -> Vec<Change> {
             )
         } else {
             change(
-                "template.variable-added",
+                RuleId::TemplateVariableAdded,
                 id,
                 "/uriTemplate".into(),
                 format!("path variable `{v}` was added to template `{id}` (now `{}`): old clients leave it empty", new.uri_template),
@@ -295,7 +300,7 @@ fn diff_edited(old: &ResourceTemplate, new: &ResourceTemplate) -> Vec<Change> {
     let already_breaking = out.iter().any(|c| c.severity == rules::Severity::Breaking);
     if !already_breaking && (moved || literal(&old.uri_template) != literal(&new.uri_template)) {
         out.push(change(
-            "template.uri-changed",
+            RuleId::TemplateUriChanged,
             id,
             "/uriTemplate".into(),
             format!(

@@ -26,8 +26,9 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::label;
+use super::rule::{Named, SchemaRule};
 use super::Change;
-use crate::rules::{self, Severity};
+use crate::rules::{self, RuleId, Severity};
 use crate::schema::equiv::RefEquiv;
 use crate::schema::shape::{shape, Shape};
 use crate::schema::ANNOTATION_KEYWORDS;
@@ -347,29 +348,24 @@ impl<'a> Cx<'a> {
             .count()
     }
 
-    /// Records a change. `suffix` names the rule within the direction's
-    /// namespace; inside `not` (flip) polar effects swap and annotations vanish.
+    /// Records a change of the rule `rule` (in this comparator's direction,
+    /// [`SchemaRule::in_direction`]); inside `not` (flip) polar effects swap
+    /// and annotations vanish.
     pub fn emit(
         &mut self,
-        suffix: &str,
+        rule: impl Into<Named>,
         effect: Effect,
         flip: bool,
         pointer: &str,
         subject: Option<&str>,
         what: String,
     ) -> Option<&mut Change> {
-        let suffix = if flip {
-            match effect {
-                Effect::Narrowed => "not-widened",
-                Effect::Widened => "not-narrowed",
-                Effect::Changed => "constraint-changed",
-                Effect::Neutral => return None,
-            }
+        let id = if flip {
+            SchemaRule::negated(effect)?.in_direction(self.dir)
         } else {
-            suffix
+            rule.into().in_direction(self.dir)
         };
-        let id = format!("{}.{}", self.dir.namespace(), suffix);
-        let rule = rules::registered(&id);
+        let rule = id.rule();
         let what = if flip {
             format!("inside `not`: {what}")
         } else {
@@ -381,7 +377,7 @@ impl<'a> Cx<'a> {
             }
             _ => what,
         };
-        let mut change = Change::new(rule.id, self.tool, pointer.to_string(), message);
+        let mut change = Change::new(id, self.tool, pointer.to_string(), message);
         if let Some(s) = subject {
             change = change.with_subject(s);
         }
@@ -396,7 +392,14 @@ impl<'a> Cx<'a> {
             "{} was not compared: {why}; treat it as changed and review it by hand",
             label::describe(ptr, self.dir)
         );
-        self.emit("not-compared", Effect::Changed, false, ptr, None, what);
+        self.emit(
+            SchemaRule::NotCompared,
+            Effect::Changed,
+            false,
+            ptr,
+            None,
+            what,
+        );
     }
 
     fn memo_key(&self, old: &Value, new: &Value, ptr: &str, flip: bool) -> Option<MemoKey> {
@@ -646,7 +649,7 @@ impl<'a> Cx<'a> {
                 _ => format!("the description of {place} changed"),
             };
             self.emit(
-                "description-changed",
+                SchemaRule::DescriptionChanged,
                 Effect::Neutral,
                 flip,
                 &format!("{ptr}/description"),
@@ -660,24 +663,50 @@ impl<'a> Cx<'a> {
             match (self.dir, od, nd) {
                 (Direction::Input, Some(o), Some(n)) => {
                     let what = format!("the default of {place} changed from {o} to {n}: callers that omit it now silently get {n}");
-                    if let Some(c) =
-                        self.emit("default-changed", Effect::Neutral, flip, &at, None, what)
-                    {
+                    if let Some(c) = self.emit(
+                        SchemaRule::DefaultChanged,
+                        Effect::Neutral,
+                        flip,
+                        &at,
+                        None,
+                        what,
+                    ) {
                         c.detail.from = Some(o.to_string());
                         c.detail.to = Some(n.to_string());
                     }
                 }
                 (Direction::Input, None, Some(n)) => {
                     let what = format!("{place} now declares default {n}: the handler must apply exactly this value when it is omitted");
-                    self.emit("default-added", Effect::Neutral, flip, &at, None, what);
+                    self.emit(
+                        RuleId::InputDefaultAdded,
+                        Effect::Neutral,
+                        flip,
+                        &at,
+                        None,
+                        what,
+                    );
                 }
                 (Direction::Input, Some(o), None) => {
                     let what = format!("{place} no longer declares its default {o}");
-                    self.emit("default-removed", Effect::Neutral, flip, &at, None, what);
+                    self.emit(
+                        RuleId::InputDefaultRemoved,
+                        Effect::Neutral,
+                        flip,
+                        &at,
+                        None,
+                        what,
+                    );
                 }
                 (Direction::Output, _, _) => {
                     let what = format!("the declared default of {place} changed");
-                    self.emit("default-changed", Effect::Neutral, flip, &at, None, what);
+                    self.emit(
+                        SchemaRule::DefaultChanged,
+                        Effect::Neutral,
+                        flip,
+                        &at,
+                        None,
+                        what,
+                    );
                 }
                 _ => {}
             }
@@ -686,7 +715,7 @@ impl<'a> Cx<'a> {
         if !deprecated(so) && deprecated(sn) {
             let what = format!("{place} is now deprecated");
             self.emit(
-                "deprecated",
+                SchemaRule::Deprecated,
                 Effect::Neutral,
                 flip,
                 &format!("{ptr}/deprecated"),
@@ -729,7 +758,7 @@ impl<'a> Cx<'a> {
                 quote_list(&annotation_keys)
             );
             self.emit(
-                "annotation-changed",
+                SchemaRule::AnnotationChanged,
                 Effect::Neutral,
                 flip,
                 ptr,
@@ -744,7 +773,7 @@ impl<'a> Cx<'a> {
                 quote_list(&extension_keys)
             );
             self.emit(
-                "extension-changed",
+                SchemaRule::ExtensionChanged,
                 Effect::Neutral,
                 flip,
                 ptr,
@@ -756,7 +785,7 @@ impl<'a> Cx<'a> {
             let what =
                 format!("keyword `{k}` of {place}, which JSON Schema does not define, changed");
             self.emit(
-                "keyword-changed",
+                SchemaRule::KeywordChanged,
                 Effect::Neutral,
                 flip,
                 &format!("{ptr}/{}", crate::lockfile::escape_pointer(k)),

@@ -19,13 +19,13 @@ use serde_json::{Map, Value};
 use super::Change;
 use crate::lockfile::escape_pointer;
 use crate::model::ServerInfo;
-use crate::rules;
+use crate::rules::{self, RuleId};
 
 /// The id server-section changes carry in [`Change::tool`].
 pub const SERVER_ID: &str = "(server)";
 
-fn change(rule: &'static str, pointer: String, what: String) -> Change {
-    let r = rules::registered(rule);
+fn change(rule: RuleId, pointer: String, what: String) -> Change {
+    let r = rule.rule();
     let message = if r.severity >= rules::Severity::Behavioral {
         format!("{what}; {}", rules::fix_for(r, SERVER_ID))
     } else {
@@ -84,7 +84,7 @@ pub(crate) fn diff_server(old: Option<&ServerInfo>, new: Option<&ServerInfo>) ->
         (None, None) => return vec![],
         (Some(_), None) => {
             return vec![change(
-                "server.metadata-changed",
+                RuleId::ServerMetadataChanged,
                 "/server".into(),
                 "the new surface has no server section (built from sources, or captured without initialize): capabilities, instructions and protocol revision are not compared".into(),
             )]
@@ -96,7 +96,7 @@ pub(crate) fn diff_server(old: Option<&ServerInfo>, new: Option<&ServerInfo>) ->
     if old.is_some() && o.protocol_version != n.protocol_version {
         let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
         out.push(change(
-            "server.protocol-changed",
+            RuleId::ServerProtocolChanged,
             "/server/protocolVersion".into(),
             format!(
                 "protocol revision {} -> {}",
@@ -109,7 +109,7 @@ pub(crate) fn diff_server(old: Option<&ServerInfo>, new: Option<&ServerInfo>) ->
     for p in co.difference(&cn) {
         out.push(
             change(
-                "server.capability-removed",
+                RuleId::ServerCapabilityRemoved,
                 format!("/server/capabilities/{p}"),
                 format!(
                     "capability `{}` is no longer declared: clients that rely on it lose it",
@@ -122,7 +122,7 @@ pub(crate) fn diff_server(old: Option<&ServerInfo>, new: Option<&ServerInfo>) ->
     for p in cn.difference(&co) {
         out.push(
             change(
-                "server.capability-added",
+                RuleId::ServerCapabilityAdded,
                 format!("/server/capabilities/{p}"),
                 format!("capability `{}` is now declared", p.replace('/', ".")),
             )
@@ -134,7 +134,7 @@ pub(crate) fn diff_server(old: Option<&ServerInfo>, new: Option<&ServerInfo>) ->
     for k in keys {
         if so.get(k) != sn.get(k) {
             out.push(change(
-                "server.capability-changed",
+                RuleId::ServerCapabilityChanged,
                 format!("/server/capabilities/{k}"),
                 format!("capability setting `{}` changed", k.replace('/', ".")),
             ));
@@ -142,7 +142,7 @@ pub(crate) fn diff_server(old: Option<&ServerInfo>, new: Option<&ServerInfo>) ->
     }
     if o.instructions != n.instructions {
         out.push(change(
-            "server.instructions-changed",
+            RuleId::ServerInstructionsChanged,
             "/server/instructions".into(),
             "the server's instructions changed".into(),
         ));
@@ -151,7 +151,7 @@ pub(crate) fn diff_server(old: Option<&ServerInfo>, new: Option<&ServerInfo>) ->
     for k in keys {
         if o.extra.get(k) != n.extra.get(k) {
             out.push(change(
-                "server.metadata-changed",
+                RuleId::ServerMetadataChanged,
                 format!("/server/{}", escape_pointer(k)),
                 format!("`{k}` of the server section changed"),
             ));

@@ -6,8 +6,9 @@
 
 use serde_json::Value;
 
-use super::keywords::{compare_counts, effective_enum, polar_suffix};
+use super::keywords::{compare_counts, effective_enum};
 use super::label;
+use super::rule::{Aspect, SchemaRule};
 use super::schema::{Cx, Direction, Effect};
 use crate::schema::pattern::{includes, Compiled, Inclusion};
 use crate::schema::shape::Shape;
@@ -27,8 +28,8 @@ pub(crate) fn compare_strings(
         ptr,
         flip,
         &[
-            ("length", "minLength", true),
-            ("length", "maxLength", false),
+            (Aspect::Length, "minLength", true),
+            (Aspect::Length, "maxLength", false),
         ],
     );
     compare_pattern(cx, so, sn, ptr, flip);
@@ -41,7 +42,15 @@ pub(crate) fn compare_strings(
             (Some(a), Some(b)) if format_within(b, a) => Effect::Narrowed,
             _ => Effect::Changed,
         };
-        report(cx, "format", effect, (o, n), ptr, flip, None);
+        report(
+            cx,
+            (Aspect::Format, "format"),
+            effect,
+            (o, n),
+            ptr,
+            flip,
+            None,
+        );
     }
 }
 
@@ -92,7 +101,15 @@ fn compare_pattern(cx: &mut Cx<'_>, so: &Shape<'_>, sn: &Shape<'_>, ptr: &str, f
         (None, Some(w)) => Some(format!(" (e.g. {})", Value::String(w))),
         _ => None,
     };
-    report(cx, "pattern", effect, (o, n), ptr, flip, note);
+    report(
+        cx,
+        (Aspect::Pattern, "pattern"),
+        effect,
+        (o, n),
+        ptr,
+        flip,
+        note,
+    );
 }
 
 /// Does the node list its values (`const`/`enum`), every string among them
@@ -112,7 +129,7 @@ fn listed_match(s: &Shape<'_>, pattern: Option<&str>) -> bool {
 
 fn report(
     cx: &mut Cx<'_>,
-    kw: &str,
+    (aspect, kw): (Aspect, &str),
     effect: Effect,
     (o, n): (Option<&Value>, Option<&Value>),
     ptr: &str,
@@ -133,7 +150,7 @@ fn report(
         _ => format!("{place}: {kw} {from} -> {to}{note}"),
     };
     if let Some(c) = cx.emit(
-        &polar_suffix(kw, effect),
+        SchemaRule::polar(aspect, effect),
         effect,
         flip,
         &format!("{ptr}/{kw}"),

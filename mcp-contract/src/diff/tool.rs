@@ -8,10 +8,10 @@ use super::schema::{compare_schemas, Direction};
 use super::Change;
 use crate::lockfile::escape_pointer;
 use crate::model::Tool;
-use crate::rules;
+use crate::rules::{self, RuleId};
 
-fn with_fix(rule: &str, tool: &str, what: String) -> String {
-    let r = rules::registered(rule);
+fn with_fix(rule: RuleId, tool: &str, what: String) -> String {
+    let r = rule.rule();
     format!("{what}; {}", rules::fix_for(r, tool))
 }
 
@@ -25,10 +25,10 @@ pub(crate) fn removed(old: &Tool, renamed_to: Option<&str>) -> Change {
         None => format!("tool `{}` was removed: every cached call to it now fails", old.name),
     };
     let mut c = Change::new(
-        "tool.removed",
+        RuleId::ToolRemoved,
         &old.name,
         String::new(),
-        with_fix("tool.removed", &old.name, what),
+        with_fix(RuleId::ToolRemoved, &old.name, what),
     )
     .with_subject(old.name.clone());
     c.hint = renamed_to.map(|t| format!("probable rename to `{t}`"));
@@ -44,8 +44,8 @@ pub(crate) fn added(new: &Tool, renamed_from: Option<&str>) -> Vec<Change> {
         ),
         None => format!("tool `{}` was added", new.name),
     };
-    let mut c =
-        Change::new("tool.added", &new.name, String::new(), what).with_subject(new.name.clone());
+    let mut c = Change::new(RuleId::ToolAdded, &new.name, String::new(), what)
+        .with_subject(new.name.clone());
     c.hint = renamed_from.map(|f| format!("probable rename of `{f}`"));
     let mut out = vec![c];
     out.extend(name_check(new));
@@ -66,10 +66,10 @@ fn name_check(tool: &Tool) -> Option<Change> {
     }
     let what = format!("tool name {:?} breaks the MCP naming rules", tool.name);
     Some(Change::new(
-        "tool.name-invalid",
+        RuleId::ToolNameInvalid,
         &tool.name,
         "/name".into(),
-        with_fix("tool.name-invalid", &tool.name, what),
+        with_fix(RuleId::ToolNameInvalid, &tool.name, what),
     ))
 }
 
@@ -85,10 +85,10 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         );
         out.push(
             Change::new(
-                "tool.title-changed",
+                RuleId::ToolTitleChanged,
                 name,
                 "/title".into(),
-                with_fix("tool.title-changed", name, what),
+                with_fix(RuleId::ToolTitleChanged, name, what),
             )
             .with_from_to(
                 old.title.as_deref().unwrap_or(""),
@@ -100,10 +100,10 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         let what = "the tool's description changed: models may now route different requests to it"
             .to_string();
         out.push(Change::new(
-            "tool.description-changed",
+            RuleId::ToolDescriptionChanged,
             name,
             "/description".into(),
-            with_fix("tool.description-changed", name, what),
+            with_fix(RuleId::ToolDescriptionChanged, name, what),
         ));
     }
     if old.version != new.version {
@@ -115,10 +115,10 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         );
         out.push(
             Change::new(
-                "tool.version-changed",
+                RuleId::ToolVersionChanged,
                 name,
                 "/version".into(),
-                with_fix("tool.version-changed", name, what),
+                with_fix(RuleId::ToolVersionChanged, name, what),
             )
             .with_from_to(show(old.version), show(new.version)),
         );
@@ -153,7 +153,7 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
             "/outputSchema",
         )),
         (None, Some(_)) => out.push(Change::new(
-            "tool.output-schema-added",
+            RuleId::ToolOutputSchemaAdded,
             name,
             "/outputSchema".into(),
             "the tool now declares an outputSchema (structured results)".into(),
@@ -161,10 +161,10 @@ pub(crate) fn diff_tool(old: &Tool, new: &Tool) -> Vec<Change> {
         (Some(_), None) => {
             let what = "the tool no longer declares an outputSchema: clients that read structuredContent lose its shape".to_string();
             out.push(Change::new(
-                "tool.output-schema-removed",
+                RuleId::ToolOutputSchemaRemoved,
                 name,
                 "/outputSchema".into(),
-                with_fix("tool.output-schema-removed", name, what),
+                with_fix(RuleId::ToolOutputSchemaRemoved, name, what),
             ));
         }
         (None, None) => {}
@@ -212,8 +212,8 @@ fn annotations(old: &Tool, new: &Tool) -> Vec<Change> {
         Hints::of(new.annotations.as_ref()),
     );
     let mut out = vec![];
-    let mut push = |rule: &'static str, key: &str, what: String| {
-        let r = rules::registered(rule);
+    let mut push = |rule: RuleId, key: &str, what: String| {
+        let r = rule.rule();
         let message = if r.severity >= rules::Severity::Behavioral {
             with_fix(rule, name, what)
         } else {
@@ -227,38 +227,38 @@ fn annotations(old: &Tool, new: &Tool) -> Vec<Change> {
         ));
     };
     if ho.read_only && !hn.read_only {
-        push("annotations.read-only-removed", "readOnlyHint", "the tool is no longer read-only: clients that auto-approve read-only tools now let it modify its environment unasked".into());
+        push(RuleId::AnnotationsReadOnlyRemoved, "readOnlyHint", "the tool is no longer read-only: clients that auto-approve read-only tools now let it modify its environment unasked".into());
     }
     if !ho.read_only && hn.read_only {
         push(
-            "annotations.read-only-added",
+            RuleId::AnnotationsReadOnlyAdded,
             "readOnlyHint",
             "the tool is now read-only".into(),
         );
     }
     if !ho.destructive && hn.destructive {
-        push("annotations.destructive-added", "destructiveHint", "the tool may now perform destructive updates (effective destructiveHint false -> true): calls made without confirmation can now destroy data".into());
+        push(RuleId::AnnotationsDestructiveAdded, "destructiveHint", "the tool may now perform destructive updates (effective destructiveHint false -> true): calls made without confirmation can now destroy data".into());
     }
     if ho.destructive && !hn.destructive {
         push(
-            "annotations.destructive-removed",
+            RuleId::AnnotationsDestructiveRemoved,
             "destructiveHint",
             "the tool no longer performs destructive updates".into(),
         );
     }
     if ho.idempotent && !hn.idempotent {
-        push("annotations.idempotent-removed", "idempotentHint", "the tool is no longer idempotent: clients that retry on timeout can now repeat its effect".into());
+        push(RuleId::AnnotationsIdempotentRemoved, "idempotentHint", "the tool is no longer idempotent: clients that retry on timeout can now repeat its effect".into());
     }
     if !ho.idempotent && hn.idempotent {
         push(
-            "annotations.idempotent-added",
+            RuleId::AnnotationsIdempotentAdded,
             "idempotentHint",
             "the tool is now idempotent".into(),
         );
     }
     if !ho.open_world && hn.open_world {
         push(
-            "annotations.open-world-added",
+            RuleId::AnnotationsOpenWorldAdded,
             "openWorldHint",
             "the tool may now reach external systems (effective openWorldHint false -> true)"
                 .into(),
@@ -266,7 +266,7 @@ fn annotations(old: &Tool, new: &Tool) -> Vec<Change> {
     }
     if ho.open_world && !hn.open_world {
         push(
-            "annotations.open-world-removed",
+            RuleId::AnnotationsOpenWorldRemoved,
             "openWorldHint",
             "the tool is now closed-world".into(),
         );
@@ -274,7 +274,7 @@ fn annotations(old: &Tool, new: &Tool) -> Vec<Change> {
     let get = |t: &Tool, k: &str| t.annotations.as_ref().and_then(|a| a.get(k)).cloned();
     if get(old, "title") != get(new, "title") {
         push(
-            "annotations.title-changed",
+            RuleId::AnnotationsTitleChanged,
             "title",
             "the annotations' display title changed".into(),
         );
@@ -289,7 +289,7 @@ fn annotations(old: &Tool, new: &Tool) -> Vec<Change> {
     for k in keys {
         if get(old, &k) != get(new, &k) {
             push(
-                "annotations.extension-changed",
+                RuleId::AnnotationsExtensionChanged,
                 &escape_pointer(&k),
                 format!("annotation `{k}` changed"),
             );
@@ -312,13 +312,13 @@ fn extras(old: &Tool, new: &Tool) -> Vec<Change> {
             super::execution::diff_execution(old, new)
         } else if k.starts_with("x-") {
             Change::new(
-                "meta.extension-changed",
+                RuleId::MetaExtensionChanged,
                 name,
                 ptr,
                 format!("extension `{k}` changed"),
             )
         } else {
-            Change::new("meta.changed", name, ptr, format!("`{k}` changed"))
+            Change::new(RuleId::MetaChanged, name, ptr, format!("`{k}` changed"))
         };
         out.push(c);
     }

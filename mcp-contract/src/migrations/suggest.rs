@@ -7,12 +7,13 @@ use serde_json::Value;
 
 use crate::diff::{Change, Detail};
 use crate::model::Surface;
+use crate::rules::RuleId;
 
 /// The `[[acknowledge]]` entry for `change`. `all` is the whole diff (to
 /// recognise renames), `candidate` the new surface (to propose a
 /// server-applied default from the schema's `default`).
 pub fn suggest_entry(change: &Change, all: &[Change], candidate: Option<&Surface>) -> String {
-    if change.rule == "input.required-added" && renamed_to(change, all) {
+    if change.rule_id() == RuleId::InputRequiredAdded && renamed_to(change, all) {
         // The rename's entry covers it: once the build applies the rename,
         // the old name is an alternative and the new one is not required.
         let field = change.subject.as_deref().unwrap_or("");
@@ -72,8 +73,8 @@ pub fn detail_lines(detail: &Detail) -> Vec<String> {
 }
 
 fn transition(change: &Change, all: &[Change], candidate: Option<&Surface>) -> String {
-    match change.rule {
-        "tool.removed" => match change.hint.as_deref().and_then(backticked) {
+    match change.rule_id() {
+        RuleId::ToolRemoved => match change.hint.as_deref().and_then(backticked) {
             Some(to) => format!(
                 "{{ kind = \"rename\", from = {}, to = {} }}",
                 toml_string(&change.tool),
@@ -81,15 +82,15 @@ fn transition(change: &Change, all: &[Change], candidate: Option<&Surface>) -> S
             ),
             None => "{ kind = \"removal\" }".into(),
         },
-        "prompt.removed" | "resource.removed" | "template.removed" => {
+        RuleId::PromptRemoved | RuleId::ResourceRemoved | RuleId::TemplateRemoved => {
             "{ kind = \"removal\" }".into()
         }
-        "tool.version-changed" => format!(
+        RuleId::ToolVersionChanged => format!(
             "{{ kind = \"major-version\", from = {}, to = {} }}",
             toml_string(&change.tool),
             toml_string(&format!("{}_v2", change.tool))
         ),
-        "input.property-removed" => match renamed_field(change, all) {
+        RuleId::InputPropertyRemoved => match renamed_field(change, all) {
             Some(to) => format!(
                 "{{ kind = \"rename\", from = {}, to = {} }}",
                 toml_string(change.subject.as_deref().unwrap_or("")),
@@ -97,7 +98,7 @@ fn transition(change: &Change, all: &[Change], candidate: Option<&Surface>) -> S
             ),
             None => "{ kind = \"removal\" }".into(),
         },
-        "input.required-added" => {
+        RuleId::InputRequiredAdded => {
             let field = change.subject.clone().unwrap_or_default();
             let default = candidate.and_then(|s| s.get(&change.tool)).and_then(|t| {
                 let parent = change.pointer.strip_suffix("/required")?;
@@ -133,7 +134,7 @@ fn renamed_to(change: &Change, all: &[Change]) -> bool {
         return false;
     };
     all.iter().any(|c| {
-        c.rule == "input.property-removed"
+        c.rule_id() == RuleId::InputPropertyRemoved
             && c.tool == change.tool
             && c.pointer.rsplit_once("/properties/").map(|p| p.0) == Some(parent)
             && renamed_field(c, all).as_deref() == change.subject.as_deref()
@@ -146,7 +147,7 @@ fn renamed_field(change: &Change, all: &[Change]) -> Option<String> {
     let added: Vec<&Change> = all
         .iter()
         .filter(|c| {
-            c.rule == "input.property-added"
+            c.rule_id() == RuleId::InputPropertyAdded
                 && c.tool == change.tool
                 && c.pointer.rsplit_once('/').map(|p| p.0) == Some(parent)
         })

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use crate::history::{EventKind, History};
 use crate::migrations::{Date, MigrationRecord};
+use crate::rules::RuleId;
 use crate::rules::Severity;
 
 fn day(time: i64) -> String {
@@ -40,7 +41,9 @@ fn selected<'a>(history: &'a History, tool: Option<&'a str>) -> Vec<&'a String> 
 /// What an entry with an evidence record removed, in a few words.
 fn removed_what(e: &crate::migrations::Entry) -> String {
     match e.selector.place() {
-        (_, Some(subject)) if e.selector.rule() != "tool.removed" => format!("`{subject}`"),
+        (_, Some(subject)) if e.selector.rule() != RuleId::ToolRemoved.as_str() => {
+            format!("`{subject}`")
+        }
         _ => "the tool".to_string(),
     }
 }

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::migrations::{Entry, RenameTarget, Transition};
 use crate::model::Surface;
+use crate::rules::RuleId;
 
 /// Does `surface` publish the compatibility branch of `entry`'s transition?
 pub fn served(entry: &Entry, surface: &Surface) -> bool {
@@ -97,14 +98,14 @@ pub fn describe_served_defaults(
             "/inputSchema/properties/{}",
             field.replace('~', "~0").replace('/', "~1")
         );
-        if c.rule == "input.required-added"
+        if c.rule_id() == RuleId::InputRequiredAdded
             && c.pointer == "/inputSchema/required"
             && g.acknowledged_by == Some(i)
         {
             c.message = format!(
                 "\"{field}\" is published optional with the default {value}: calls made without it are served with {value} (the record's default transition)"
             );
-        } else if c.rule == "input.property-added" && c.pointer == field_pointer {
+        } else if c.rule_id() == RuleId::InputPropertyAdded && c.pointer == field_pointer {
             c.message =
                 format!("field \"{field}\" was added, published optional with the default {value}");
         }

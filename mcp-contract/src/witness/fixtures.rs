@@ -20,6 +20,7 @@ use super::{Witness, WitnessKind};
 use crate::check::Gated;
 use crate::error::InputError;
 use crate::migrations::{MigrationRecord, RenameTarget, Transition};
+use crate::rules::RuleId;
 
 /// One fixture the pass produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,7 +40,7 @@ pub fn fixture_for(g: &Gated, record: &MigrationRecord) -> Option<Value> {
     }
     let args = w.value.as_object()?.clone();
     // a witness of a removed field must send that field, or it proves another change
-    if c.rule == "input.property-removed"
+    if c.rule_id() == RuleId::InputPropertyRemoved
         && c.pointer.matches("/properties/").count() == 1
         && !c.subject.as_ref().is_some_and(|f| args.contains_key(f))
     {
@@ -74,7 +75,7 @@ pub fn fixture_for(g: &Gated, record: &MigrationRecord) -> Option<Value> {
             json!({"outcome": "success"})
         }
         (Some(Transition::Removal { .. }), WitnessKind::Rejected | WitnessKind::Ignored)
-            if c.rule == "input.property-removed" =>
+            if c.rule_id() == RuleId::InputPropertyRemoved =>
         {
             json!({"outcome": "tool_error", "error_code": "RESERVED_FIELD"})
         }
@@ -189,6 +190,7 @@ mod tests {
         args: Value,
         kind: WitnessKind,
     ) -> Gated {
+        let rule = crate::rules::RuleId::parse(rule).expect("a registered rule");
         let mut change = Change::new(rule, "t", pointer.into(), "m".into()).with_subject(subject);
         change.witness = Some(Witness {
             kind,

@@ -21,7 +21,7 @@ use super::sample::{self, flatten, member_schema, resolve};
 use super::{Proof, Witness, WitnessKind};
 use crate::diff::{Change, DiffReport};
 use crate::model::{Surface, Tool};
-use crate::rules::Severity;
+use crate::rules::{SearchKind, Severity, Strategy};
 use crate::schema::numeric::{self, Bound, Num};
 
 /// Bounds of the search.
@@ -187,8 +187,8 @@ fn prove(
     opts: &Options,
 ) -> (Option<Witness>, Proof) {
     let rule = c.rule;
-    match rule {
-        "tool.removed" => {
+    let search_kind = match c.rule_id().strategy() {
+        Strategy::UnknownTool => {
             let args = old
                 .and_then(|t| schema_of(t, "inputSchema"))
                 .map(|s| sample::sample(&s, &s, 0))
@@ -207,31 +207,24 @@ fn prove(
                 Proof::ByConstruction,
             );
         }
-        "tool.name-invalid" | "tool.reserved-name-reused" | "input.reserved-name-reused" => {
-            return (None, Proof::ByConstruction)
-        }
-        _ => {}
-    }
-    if rule.starts_with("annotations.") {
-        return hint_witness(old, new);
-    }
-    // prompts, resources, templates and the server's own section are
-    // judged from the listing alone (a name gone, an argument now
-    // required, a capability dropped): the listing is the proof
-    if ["prompt.", "resource.", "template.", "server."]
-        .iter()
-        .any(|ns| rule.starts_with(ns))
-    {
-        return (None, Proof::ByConstruction);
-    }
+        // an invalid or reused name, and prompts, resources, templates and
+        // the server's own section, are judged from the listing alone (a
+        // name gone, an argument now required, a capability dropped): the
+        // listing is the proof
+        Strategy::Listing | Strategy::NotNeeded => return (None, Proof::ByConstruction),
+        Strategy::Hints => return hint_witness(old, new),
+        Strategy::Search(kind) => Some(kind),
+        Strategy::OutputDropped | Strategy::DefaultOmitted | Strategy::Unsupported => None,
+    };
     let (Some(old), Some(new)) = (old, new) else {
         return unproven("the tool is missing on one side");
     };
-    if rule == "tool.output-schema-removed" {
+    if c.rule_id().strategy() == Strategy::OutputDropped {
         return output_removed(c, old, cache, opts);
     }
     let site = path::parse(&c.pointer);
-    let Some(which) = site.schema else {
+    let (Some(which), false) = (site.schema, c.rule_id().strategy() == Strategy::Unsupported)
+    else {
         return unproven(format!("no witness search for `{rule}`"));
     };
     let (Some(os), Some(ns)) = (schema_of(old, which), schema_of(new, which)) else {
@@ -250,11 +243,14 @@ fn prove(
         cache.strict(&c.tool, which, true, &ns),
     );
     let input = which == "inputSchema";
-    if input && rule == "input.default-changed" {
+    if input && c.rule_id().strategy() == Strategy::DefaultOmitted {
         return default_changed(c, &site, &os, &ns, &vo);
     }
+    let Some(kind) = search_kind else {
+        return unproven(format!("no witness search for `{rule}`"));
+    };
     let mut site = site;
-    if rule.ends_with(".property-removed") {
+    if kind == SearchKind::PropertyRemoved {
         if let Some(Step::Prop(_)) = site.steps.last() {
             site.steps.pop();
         }
@@ -275,25 +271,18 @@ fn prove(
         strict: (so.as_deref(), sn.as_deref()),
         budget: opts.budget,
         deadline: opts.deadline,
-        overlap: rule.ends_with(".variant-overlap")
-            || (rule.ends_with(".constraint-changed") && c.pointer.ends_with("/oneOf")),
+        overlap: kind == SearchKind::Overlap
+            || (kind == SearchKind::Constraint && c.pointer.ends_with("/oneOf")),
         // (not for overlaps, nor inside a negation: there the witness is a
         // value outside the branch)
-        own_branch: ![
-            ".variant-overlap",
-            ".constraint-changed",
-            ".not-narrowed",
-            ".not-widened",
-        ]
-        .iter()
-        .any(|s| rule.ends_with(s)),
+        own_branch: matches!(kind, SearchKind::Values | SearchKind::PropertyRemoved),
         undone: std::cell::OnceCell::new(),
         ints: std::cell::OnceCell::new(),
         // (a schema made up here, for an absent one, has no lasting place)
         samples: matches!((&os, &ns), (Cow::Borrowed(_), Cow::Borrowed(_))).then_some(samples),
     };
     match search.run(rule) {
-        (None, Proof::Unproven { reason }) => match compatible(&site, rule, &os, &ns, input) {
+        (None, Proof::Unproven { reason }) => match compatible(&site, kind, &os, &ns, input) {
             Some(why) => unproven(format!(
                 "compatible: {why}; the engine should not report it ({reason})"
             )),
@@ -307,8 +296,14 @@ fn prove(
 /// conjunctive keyword (one the engine does not compare) removed from an
 /// input schema, or added to an output schema, only widens what is accepted
 /// (narrows what is returned), unless it sits under a `not`.
-fn compatible(site: &Site, rule: &str, os: &Value, ns: &Value, input: bool) -> Option<String> {
-    if !rule.ends_with(".constraint-changed") || site.steps.contains(&Step::Not) {
+fn compatible(
+    site: &Site,
+    kind: SearchKind,
+    os: &Value,
+    ns: &Value,
+    input: bool,
+) -> Option<String> {
+    if kind != SearchKind::Constraint || site.steps.contains(&Step::Not) {
         return None;
     }
     let kw = site.keyword.as_deref()?;
@@ -1946,7 +1941,7 @@ mod tests {
             json!({"type": "object", "properties": {"n": {"type": "integer", "format": "int16"}}});
         let (o, n) = (surface(os), surface(ns));
         let mut changes = vec![Change::new(
-            "input.format-changed",
+            crate::rules::RuleId::InputFormatChanged,
             "t",
             "/inputSchema/properties/n/format".into(),
             "m".into(),

@@ -24,6 +24,7 @@ use std::collections::BTreeSet;
 
 use crate::check::Gated;
 use crate::migrations::{MigrationRecord, RemovalCondition, RenameTarget, Transition};
+use crate::rules::RuleId;
 use crate::runtime::plan::entry_field;
 
 /// What kind of old path it is.
@@ -281,7 +282,7 @@ fn deprecated_tool(
                 .is_some_and(|p| p.deprecated.is_some() || p.removal.is_some())
         })
         || record.entries_for(tool).any(|e| {
-            e.selector.rule() == "tool.removed"
+            e.selector.rule() == RuleId::ToolRemoved.as_str()
                 && matches!(
                     &e.transition,
                     Transition::Removal {
@@ -311,7 +312,7 @@ fn removal_entry(
         let about = c.tool == tool
             && match name {
                 Some(n) => c.subject.as_deref() == Some(n) && c.rule.starts_with("input."),
-                None => c.rule == "tool.removed",
+                None => c.rule_id() == RuleId::ToolRemoved,
             };
         if about {
             g.acknowledged_by
@@ -328,7 +329,7 @@ fn removal_entry(
                     (PathKind::Alias { .. } | PathKind::Default { .. }, _) => {
                         entry_field(&e.selector).as_deref() == name
                     }
-                    _ => e.selector.rule() == "tool.removed",
+                    _ => e.selector.rule() == RuleId::ToolRemoved.as_str(),
                 }
         })
     })
