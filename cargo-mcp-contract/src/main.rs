@@ -37,6 +37,8 @@ enum Command {
     Check(cmd::check::Args),
     /// Capture every server a client configuration names into the consumer lockfile
     Lock(cmd::lock::Args),
+    /// What changed between two revisions, for the people who call the server (Markdown or JSON)
+    Changelog(cmd::changelog::Args),
     /// Show each tool's timeline from the lockfile's git history
     History(cmd::history::Args),
     /// Install a git pre-commit hook that runs the check
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => cmd::diff::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::History(a) => cmd::history::run(a),
+        Command::Changelog(a) => cmd::changelog::run(a),
         Command::Lock(a) => cmd::lock::run(a),
         Command::InstallHook(a) => cmd::install_hook::run(a),
         Command::Snapshot(a) => cmd::snapshot::run(a),

@@ -29,6 +29,8 @@ pub mod atomic;
 pub mod backward;
 pub mod canonical;
 #[cfg(feature = "gate")]
+pub mod changelog;
+#[cfg(feature = "gate")]
 pub mod check;
 pub mod confine;
 #[cfg(feature = "gate")]

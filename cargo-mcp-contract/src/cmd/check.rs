@@ -263,7 +263,7 @@ fn check_one(
                 .as_deref()
                 .filter(|_| live_candidate.is_none());
             let sides = check::usage::Sides::of(&input, reduced_from);
-            let mut outcome = gate(args, input);
+            let mut outcome = gate(args.no_witness, input);
             usage.judge(&sides, &mut outcome, &ctx, path, &mut l, known);
             if args.write_fixtures {
                 if let Err(e) = write_fixtures(path, &outcome) {
@@ -293,14 +293,14 @@ fn check_one(
 }
 
 /// The gate on a prepared input, witnesses attached.
-fn gate(args: &Args, mut input: check::CheckInput) -> check::CheckOutcome {
+pub(crate) fn gate(no_witness: bool, mut input: check::CheckInput) -> check::CheckOutcome {
     // Entries this change adds match the changes as the check printed
     // them, before the build applied their transitions.
     let added =
         mcp_contract_build::unapply::new_entries(&input.record, input.baseline_record.as_ref());
     // The aliases taken out are compared with the old fields they rename.
     input.aliases = mcp_contract_build::unapply::unapply(&mut input.candidate, &added);
-    let surfaces = (!args.no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
+    let surfaces = (!no_witness).then(|| (input.baseline.clone(), input.candidate.clone()));
     let started = std::time::Instant::now();
     let mut outcome = check::run(input);
     if let Some((baseline, candidate)) = surfaces {

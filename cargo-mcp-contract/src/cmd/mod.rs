@@ -2,6 +2,7 @@
 
 pub mod accepted;
 pub mod build_script;
+pub mod changelog;
 pub mod check;
 pub mod check_usage;
 pub mod diff;

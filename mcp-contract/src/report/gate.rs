@@ -99,15 +99,24 @@ pub fn status_str(s: Status) -> &'static str {
     }
 }
 
-/// One line describing an acknowledgement: `rename query -> search_text (owner @team)`.
+/// One line describing an acknowledgement: `rename query -> search_text; owner @team; reason: ...`.
 pub fn describe_entry(e: &Entry) -> String {
+    format!(
+        "{}; owner {}; reason: {}",
+        describe_transition(&e.transition),
+        e.owner,
+        e.reason
+    )
+}
+
+/// The transition in a few words: `rename query -> search_text`, `default region = "eu"`.
+pub fn describe_transition(t: &crate::migrations::Transition) -> String {
     use crate::migrations::Transition as T;
-    let what = match &e.transition {
+    match t {
         T::Rename { from, to, .. } => format!("rename {from} -> {to}"),
         T::Default { field, value } => format!("default {field} = {value}"),
         T::MajorVersion { from, to, .. } => format!("major version {from} -> {to}"),
         T::Removal { .. } => "removal".to_string(),
         T::Other { .. } => "other".to_string(),
-    };
-    format!("{what}; owner {}; reason: {}", e.owner, e.reason)
+    }
 }

@@ -2,6 +2,7 @@
 //! for machines ([`json`]). Other front ends (CI annotations, SARIF, ...)
 //! build on the same [`Change`](crate::Change) records.
 
+pub mod changelog;
 pub mod check_human;
 pub mod check_json;
 pub mod gate;
