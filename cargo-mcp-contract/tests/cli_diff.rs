@@ -329,3 +329,60 @@ fn the_tests_leave_nothing_in_the_temporary_directory() {
         "left behind in the temporary directory: {left:?}"
     );
 }
+
+/// `readOnlyHint` true -> false: the specification's defaults make the tool
+/// destructive and not idempotent too, three findings from one flag. Each
+/// witness leads with its own hint, idempotence included; the read-only
+/// change names the explicit annotations that keep the other two promises,
+/// and stating them leaves only that change.
+#[test]
+fn a_read_only_flag_turned_off_names_the_annotations_that_keep_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let tool = |annotations: &str| {
+        format!(
+            r#"[{{"name":"notes","inputSchema":{{"type":"object"}},"annotations":{annotations}}}]"#
+        )
+    };
+    let old = tmp(
+        &dir,
+        "old.json",
+        tool(r#"{"readOnlyHint":true}"#).as_bytes(),
+    );
+    let new = tmp(
+        &dir,
+        "new.json",
+        tool(r#"{"readOnlyHint":false}"#).as_bytes(),
+    );
+    let out = run(&["diff", p(&old), p(&new), "--color", "never"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let witness = |hint: &str| {
+        format!("  = witness: annotations {{\"new\":{{\"readOnlyHint\":false}},\"old\":{{\"readOnlyHint\":true}}}}: effective {hint}")
+    };
+    for line in [
+        "  = hint: the specification's defaults for a tool that is not read-only also report it as destructive and not idempotent (the findings beside this one); if it still does not destroy data and is still safe to retry, state `destructiveHint: false` and `idempotentHint: true` in its annotations, and only this change remains".to_string(),
+        "  = hint: this follows from readOnlyHint turning false: the annotations do not state it, so the specification's default applies; state `destructiveHint: false` if the old promise still holds".to_string(),
+        "  = hint: this follows from readOnlyHint turning false: the annotations do not state it, so the specification's default applies; state `idempotentHint: true` if the old promise still holds".to_string(),
+        witness("readOnlyHint true -> false, effective destructiveHint false -> true, effective idempotentHint true -> false"),
+        witness("destructiveHint false -> true, effective readOnlyHint true -> false, effective idempotentHint true -> false"),
+        witness("idempotentHint true -> false, effective readOnlyHint true -> false, effective destructiveHint false -> true"),
+    ] {
+        assert!(stdout.contains(&format!("{line}\n")), "no {line:?} in\n{stdout}");
+    }
+    assert!(stdout.contains("summary: 3 breaking"), "{stdout}");
+
+    // The way out, taken: only the read-only change is left, without a hint.
+    let kept = tmp(
+        &dir,
+        "kept.json",
+        tool(r#"{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}"#).as_bytes(),
+    );
+    let out = run(&["diff", p(&old), p(&kept), "--color", "never"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("error[annotations.read-only-removed]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("summary: 1 breaking"), "{stdout}");
+    assert!(!stdout.contains("= hint:"), "{stdout}");
+}

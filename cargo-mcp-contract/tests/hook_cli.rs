@@ -131,3 +131,25 @@ fn the_hooks_report_names_the_repositorys_files() {
         "no temporary path: {run:?}"
     );
 }
+
+/// A repository of a server in another language: the lockfile is captured,
+/// so a staged change to the server's code cannot reach it. The hook says
+/// so, with the command that captures it again, instead of "nothing staged
+/// touches a contract".
+#[test]
+fn a_captured_lockfile_names_the_capture_when_only_the_server_changed() {
+    let r = TestRepo::new();
+    r.lock(search(serde_json::json!({"query": {"type": "string"}})));
+    r.write("server.py", "print('v1')\n");
+    r.commit("publish search");
+    r.write("server.py", "print('v2')\n");
+    r.write("README.md", "notes\n");
+    r.git(&["add", "-A"]);
+    let run = r.check(&["--staged"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "mcp-contract: nothing staged touches contracts/mcp-contract.lock: it is captured from the running server, not derived from the sources, so the change to README.md, server.py reaches it only when the server is captured again\n  help: capture it with `cargo mcp-contract snapshot --server -o contracts/mcp-contract.lock -- CMD` (CMD: the command that starts the server, e.g. `python server.py`), then `git add contracts/mcp-contract.lock`\n",
+        "{run:?}"
+    );
+}

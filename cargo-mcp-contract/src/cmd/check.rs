@@ -131,7 +131,7 @@ pub fn run(args: Args) -> u8 {
     };
     if let Some(st) = &staged {
         if !staged::touches_contracts(st) {
-            eprintln!("mcp-contract: nothing staged touches a contract (no source, manifest or contracts/ file)");
+            eprintln!("{}", staged::nothing_to_check(st, args.lockfile.as_deref()));
             return output::OK;
         }
     }

@@ -37,6 +37,28 @@ pub fn touches_contracts(st: &Staged) -> bool {
     })
 }
 
+/// What `check --staged` says when the commit touches no contract. Outside
+/// a cargo project the lockfile is captured from the running server, so a
+/// staged change to the server's code cannot reach it: that is said, with
+/// the command that captures it again.
+pub fn nothing_to_check(st: &Staged, lockfile_arg: Option<&Path>) -> String {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let in_cargo_project = cwd.ancestors().any(|d| d.join("Cargo.toml").is_file());
+    let lock = lockfile_arg.unwrap_or(Path::new(lockfile::DEFAULT_PATH));
+    if in_cargo_project || !lock.is_file() || st.tree.changed.is_empty() {
+        return "mcp-contract: nothing staged touches a contract (no source, manifest or contracts/ file)".to_string();
+    }
+    const NAMED: usize = 3;
+    let mut files = st.tree.changed[..st.tree.changed.len().min(NAMED)].join(", ");
+    if st.tree.changed.len() > NAMED {
+        files.push_str(&format!(" and {} more", st.tree.changed.len() - NAMED));
+    }
+    let lock = lock.display();
+    format!(
+        "mcp-contract: nothing staged touches {lock}: it is captured from the running server, not derived from the sources, so the change to {files} reaches it only when the server is captured again\n  help: capture it with `cargo mcp-contract snapshot --server -o {lock} -- CMD` (CMD: the command that starts the server, e.g. `python server.py`), then `git add {lock}`"
+    )
+}
+
 /// `-p PKG` or `--lockfile PATH` as given; otherwise every package of the
 /// workspace with a lockfile (a change in one crate can move another's
 /// contract), or the default lockfile outside a cargo project.

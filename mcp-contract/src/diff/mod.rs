@@ -30,6 +30,8 @@ mod schema;
 pub mod server;
 mod strings;
 mod tool;
+#[cfg(feature = "validate")]
+pub(crate) use tool::Hints;
 mod vacuous;
 pub mod weaken;
 

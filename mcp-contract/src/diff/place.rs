@@ -68,7 +68,9 @@ pub(super) const IN_PLACE: [&str; 8] = [
 
 /// How many steps into the value a pointer (from a schema position) goes:
 /// `None` where a segment maps to no place in the value (`$defs`, a
-/// reference's target, `propertyNames`, whose value is a name).
+/// reference's target, `propertyNames`, whose value is a name). The
+/// witness search's (feature `validate`).
+#[cfg(any(test, feature = "validate"))]
 pub(crate) fn descents<'s>(segments: impl IntoIterator<Item = &'s str>) -> Option<usize> {
     let mut n = 0;
     let mut segs = segments.into_iter();

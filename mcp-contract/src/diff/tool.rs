@@ -195,6 +195,83 @@ impl Hints {
             open_world: get("openWorldHint").unwrap_or(true),
         }
     }
+
+    /// The hints by their annotation names, in the specification's order
+    /// (for the witness search, feature `validate`).
+    #[cfg(feature = "validate")]
+    pub fn named(self) -> [(&'static str, bool); 4] {
+        [
+            ("readOnlyHint", self.read_only),
+            ("destructiveHint", self.destructive),
+            ("idempotentHint", self.idempotent),
+            ("openWorldHint", self.open_world),
+        ]
+    }
+}
+
+/// When `readOnlyHint` turns off, the specification's defaults move the
+/// hints the new annotations leave unstated (a tool that is not read-only
+/// is destructive and not idempotent unless it says otherwise): one flag
+/// becomes several findings. Each of those says where it came from, and the
+/// read-only change names the explicit annotations that keep the old
+/// promises: the way out a person would otherwise have to work out.
+fn explain_defaults(out: &mut [Change], old: &Tool, new: &Tool) {
+    let stated = |k: &str| {
+        new.annotations
+            .as_ref()
+            .and_then(|a| a.get(k))
+            .and_then(Value::as_bool)
+            .is_some()
+    };
+    let followed: Vec<(RuleId, &str)> = [
+        (
+            RuleId::AnnotationsDestructiveAdded,
+            "destructiveHint",
+            "`destructiveHint: false`",
+        ),
+        (
+            RuleId::AnnotationsIdempotentRemoved,
+            "idempotentHint",
+            "`idempotentHint: true`",
+        ),
+    ]
+    .into_iter()
+    .filter(|(rule, key, _)| !stated(key) && out.iter().any(|c| c.rule == rule.as_str()))
+    .map(|(rule, _, keep)| (rule, keep))
+    .collect();
+    if followed.is_empty()
+        || !Hints::of(old.annotations.as_ref()).read_only
+        || Hints::of(new.annotations.as_ref()).read_only
+    {
+        return;
+    }
+    let keeps: Vec<&str> = followed.iter().map(|(_, keep)| *keep).collect();
+    for c in out.iter_mut() {
+        let hint = if c.rule == RuleId::AnnotationsReadOnlyRemoved.as_str() {
+            format!(
+                "the specification's defaults for a tool that is not read-only also report it as {} (the findings beside this one); if it still does not destroy data and is still safe to retry, state {} in its annotations, and only this change remains",
+                followed
+                    .iter()
+                    .map(|(rule, _)| match rule {
+                        RuleId::AnnotationsDestructiveAdded => "destructive",
+                        _ => "not idempotent",
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" and "),
+                keeps.join(" and ")
+            )
+        } else if let Some((_, keep)) = followed.iter().find(|(rule, _)| rule.as_str() == c.rule) {
+            format!(
+                "this follows from readOnlyHint turning false: the annotations do not state it, so the specification's default applies; state {keep} if the old promise still holds"
+            )
+        } else {
+            continue;
+        };
+        c.hint = Some(match c.hint.take() {
+            Some(h) => format!("{h}; {hint}"),
+            None => hint,
+        });
+    }
 }
 
 const HINT_KEYS: &[&str] = &[
@@ -295,6 +372,7 @@ fn annotations(old: &Tool, new: &Tool) -> Vec<Change> {
             );
         }
     }
+    explain_defaults(&mut out, old, new);
     out
 }
 

@@ -212,7 +212,7 @@ fn prove(
         // name gone, an argument now required, a capability dropped): the
         // listing is the proof
         Strategy::Listing | Strategy::NotNeeded => return (None, Proof::ByConstruction),
-        Strategy::Hints => return hint_witness(old, new),
+        Strategy::Hints => return hint_witness(&c.pointer, old, new),
         Strategy::Search(kind) => Some(kind),
         Strategy::OutputDropped | Strategy::DefaultOmitted | Strategy::Unsupported => None,
     };
@@ -331,33 +331,26 @@ fn compatible(
     }
 }
 
-/// The effective hints of an annotations object (spec defaults applied).
-fn effective(ann: Option<&Map<String, Value>>) -> [(&'static str, bool); 4] {
-    let get = |k: &str| ann.and_then(|a| a.get(k)).and_then(Value::as_bool);
-    let ro = get("readOnlyHint").unwrap_or(false);
-    [
-        ("readOnlyHint", ro),
-        (
-            "destructiveHint",
-            !ro && get("destructiveHint").unwrap_or(true),
-        ),
-        ("idempotentHint", get("idempotentHint").unwrap_or(false)),
-        ("openWorldHint", get("openWorldHint").unwrap_or(true)),
-    ]
-}
-
-fn hint_witness(old: Option<&Tool>, new: Option<&Tool>) -> (Option<Witness>, Proof) {
+/// The annotations before and after, and the effective hints (the
+/// specification's defaults applied, as the diff applies them) that moved:
+/// the one at `pointer` (the change's own) first, so that the findings one
+/// flag caused do not all read the same.
+fn hint_witness(pointer: &str, old: Option<&Tool>, new: Option<&Tool>) -> (Option<Witness>, Proof) {
+    use crate::diff::Hints;
     let (oa, na) = (
         old.and_then(|t| t.annotations.as_ref()),
         new.and_then(|t| t.annotations.as_ref()),
     );
-    let (eo, en) = (effective(oa), effective(na));
-    let moved: Vec<String> = eo
+    let own = pointer.strip_prefix("/annotations/").unwrap_or("");
+    let (eo, en) = (Hints::of(oa).named(), Hints::of(na).named());
+    let mut moved: Vec<(bool, String)> = eo
         .iter()
         .zip(en.iter())
         .filter(|(a, b)| a.1 != b.1)
-        .map(|(a, b)| format!("effective {} {} -> {}", a.0, a.1, b.1))
+        .map(|(a, b)| (a.0 != own, format!("effective {} {} -> {}", a.0, a.1, b.1)))
         .collect();
+    moved.sort_by_key(|(other, _)| *other);
+    let moved: Vec<String> = moved.into_iter().map(|(_, m)| m).collect();
     let show = |a: Option<&Map<String, Value>>| Value::Object(a.cloned().unwrap_or_default());
     (
         Some(Witness {
