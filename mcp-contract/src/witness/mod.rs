@@ -23,11 +23,23 @@
 //! the search needs the `validate` feature.
 
 #[cfg(feature = "validate")]
+mod attribution;
+#[cfg(feature = "validate")]
 mod candidates;
+#[cfg(feature = "validate")]
+mod construction;
+#[cfg(feature = "validate")]
+mod default;
+#[cfg(feature = "validate")]
+mod embed;
 #[cfg(feature = "validate")]
 mod fixtures;
 #[cfg(feature = "validate")]
 mod hash;
+#[cfg(feature = "validate")]
+mod ints;
+#[cfg(feature = "validate")]
+mod pass;
 #[cfg(feature = "validate")]
 mod path;
 #[cfg(feature = "validate")]
@@ -37,16 +49,26 @@ mod placeholders;
 #[cfg(feature = "validate")]
 mod random;
 #[cfg(feature = "validate")]
+mod removed;
+#[cfg(feature = "validate")]
 mod sample;
 #[cfg(feature = "validate")]
 mod search;
+#[cfg(feature = "validate")]
+mod shrink;
+#[cfg(feature = "validate")]
+mod undone;
+#[cfg(feature = "validate")]
+mod validators;
+#[cfg(feature = "validate")]
+mod values;
 #[cfg(feature = "validate")]
 mod widths;
 
 #[cfg(feature = "validate")]
 pub use fixtures::{fixture_for, write_fixtures, WrittenFixture};
 #[cfg(feature = "validate")]
-pub use search::{attach, attach_changes, Options};
+pub use pass::{attach, attach_changes, Options};
 
 use serde_json::Value;
 
