@@ -79,3 +79,87 @@ fn a_default_the_lockfile_does_not_publish_keeps_the_required_text() {
         "{run:?}"
     );
 }
+
+/// A committed `rename` entry that gains the typed removal condition the
+/// usage gate asks for (what docs/usage-gate.md tells a team to do) is
+/// still the acknowledgement it was: the alias stays in the lockfile, only
+/// its description now names the condition (what the build step writes),
+/// so the check sees one behavioral change and nothing to acknowledge. The
+/// same edit on a `default` entry likewise.
+#[test]
+fn adding_a_removal_condition_to_a_committed_transition_is_not_a_new_change() {
+    const RENAME: &str = r#"[[acknowledge]]
+tool = "create_note"
+rule = "input.property-removed"
+pointer = "/inputSchema/properties/title"
+subject = "title"
+reason = "title is now headline"
+owner = "@notes"
+transition = { kind = "rename", from = "title", to = "headline" }
+"#;
+    let alias = |extra: &str| {
+        json!({"type": "string", "deprecated": true,
+               "description": format!("Deprecated: renamed to `headline`; send `headline` instead.{extra}")})
+    };
+    let note = |alias: serde_json::Value| {
+        json!([{"name": "create_note", "description": "Create a note.",
+                "inputSchema": {"type": "object",
+                    "properties": {"headline": {"type": "string"}, "title": alias},
+                    "anyOf": [{"required": ["headline"]}, {"required": ["title"]}]}}])
+    };
+    let repo = TestRepo::new();
+    repo.lock(note(alias("")));
+    repo.write(RECORD, RENAME);
+    repo.commit("rename title to headline, title kept as an alias");
+    repo.lock(note(alias(" Still accepted until no calls for 30 days.")));
+    repo.write(
+        RECORD,
+        &RENAME.replace(
+            "to = \"headline\" }",
+            "to = \"headline\", removal = { quiet_for = \"30d\" } }",
+        ),
+    );
+    let diff = repo.check(&["--against", "HEAD", "--color", "never"]);
+    assert_eq!(diff.code, 0, "{diff:?}");
+    assert!(!diff.stdout.contains("error["), "{diff:?}");
+    assert!(!diff.stdout.contains("[[acknowledge]]"), "{diff:?}");
+    assert!(
+        diff.stdout
+            .contains("summary: 0 breaking, 1 behavioral, 0 additive, 0 cosmetic"),
+        "{diff:?}"
+    );
+    // the same entry with a new reason and owner as well: still the same
+    repo.write(
+        RECORD,
+        &RENAME
+            .replace("reason = \"title is now headline\"", "reason = \"headline says what it holds\"")
+            .replace("@notes", "@notes-team")
+            .replace(
+                "to = \"headline\" }",
+                "to = \"headline\", removal = { quiet_for = \"60d\", note = \"no calls using title\" } }",
+            ),
+    );
+    repo.lock(note(alias(" Still accepted until no calls using title.")));
+    let edited = repo.check(&["--against", "HEAD", "--color", "never"]);
+    assert_eq!(edited.code, 0, "{edited:?}");
+    assert!(!edited.stdout.contains("error["), "{edited:?}");
+
+    // The default transition, edited the same way.
+    let repo = TestRepo::new();
+    repo.lock(search(json!({
+        "query": {"type": "string"},
+        "region": {"type": "string", "enum": ["eu", "us"], "default": "eu"}
+    })));
+    repo.write(RECORD, DEFAULT_ENTRY);
+    repo.commit("region with a served default");
+    repo.write(
+        RECORD,
+        &DEFAULT_ENTRY.replace(
+            "value = \"eu\" }",
+            "value = \"eu\", removal = { quiet_for = \"30d\" } }",
+        ),
+    );
+    let run = repo.check(&["--against", "HEAD", "--color", "never"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stdout.contains("error["), "{run:?}");
+}

@@ -19,7 +19,7 @@
 
 mod check_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use check_support::*;
 use serde_json::{json, Value};
@@ -62,36 +62,6 @@ fn alias_removed() -> TestRepo {
     r.lock(search(json!({"search_text": {"type": "string"}})));
     r.write(RECORD, REMOVAL);
     r
-}
-
-/// One hit row: tool, path, client, day, count.
-type Hit<'a> = (&'a str, &'a str, &'a str, &'a str, u64);
-
-fn evidence_json(from: &str, to: &str, no_data: &[&str], hits: &[Hit<'_>]) -> String {
-    let rows: Vec<Value> = hits
-        .iter()
-        .map(|(tool, path, client, day, count)| {
-            json!({"tool": tool, "path": path, "client": client, "day": day, "count": count})
-        })
-        .collect();
-    json!({"format": "mcp-contract-usage", "version": 1,
-           "range": {"from": from, "to": to}, "no_data": no_data, "hits": rows})
-    .to_string()
-}
-
-/// Evidence files live beside the repository, not in it.
-struct Files(tempfile::TempDir);
-
-impl Files {
-    fn new() -> Files {
-        Files(tempfile::tempdir().unwrap())
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let p: PathBuf = self.0.path().join(name);
-        std::fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
 }
 
 /// python-agent/1.0 took `query` on 2026-11-05 (2) and 2026-11-20 (3);

@@ -23,7 +23,9 @@ use mcp_contract::migrations::{Entry, MigrationRecord, RenameTarget, Transition}
 use mcp_contract::Surface;
 use serde_json::{json, Value};
 
-/// The entries of `record` that `baseline` (the record at the baseline) lacks.
+/// The entries of `record` that `baseline` (the record at the baseline)
+/// lacks: an entry only edited since (its removal condition, reason or
+/// owner) was applied on both sides ([`Entry::same_acknowledgement`]).
 pub fn new_entries<'r>(
     record: &'r MigrationRecord,
     baseline: Option<&MigrationRecord>,
@@ -31,13 +33,7 @@ pub fn new_entries<'r>(
     record
         .entries
         .iter()
-        .filter(|e| {
-            !baseline.is_some_and(|b| {
-                b.entries
-                    .iter()
-                    .any(|o| o.selector == e.selector && o.transition == e.transition)
-            })
-        })
+        .filter(|e| !baseline.is_some_and(|b| b.entries.iter().any(|o| o.same_acknowledgement(e))))
         .collect()
 }
 
@@ -169,6 +165,29 @@ mod tests {
                 "required": ["region"]
             })
         );
+    }
+
+    #[test]
+    fn an_entry_only_edited_since_the_baseline_is_not_new() {
+        let entry = |transition: &str, reason: &str| {
+            format!("[[acknowledge]]\ntool = \"t\"\nrule = \"input.property-removed\"\npointer = \"/inputSchema/properties/a\"\nsubject = \"a\"\nreason = \"{reason}\"\nowner = \"@o\"\ntransition = {transition}\n")
+        };
+        let parse = |text: &str| {
+            let (r, problems) = mcp_contract::migrations::parse(text, "m.toml");
+            assert!(problems.is_empty(), "{problems:?}");
+            r
+        };
+        let base = parse(&entry(r#"{ kind = "rename", from = "a", to = "b" }"#, "r"));
+        let new = |transition: &str, reason: &str| {
+            let record = parse(&entry(transition, reason));
+            new_entries(&record, Some(&base)).len()
+        };
+        // a removal condition, an `until`, a reason: the same decision
+        let edited = r#"{ kind = "rename", from = "a", to = "b", until = 2027-01-01, removal = { quiet_for = "30d" } }"#;
+        assert_eq!(new(edited, "another reason"), 0);
+        // another target, or another kind: a new decision
+        assert_eq!(new(r#"{ kind = "rename", from = "a", to = "c" }"#, "r"), 1);
+        assert_eq!(new(r#"{ kind = "removal" }"#, "r"), 1);
     }
 
     #[test]

@@ -207,3 +207,34 @@ pub fn tiny_package(doc: &str) -> TestRepo {
     repo.commit("tiny with its lockfile");
     repo
 }
+
+/// One usage-evidence hit row: tool, path, client, day, count.
+pub type Hit<'a> = (&'a str, &'a str, &'a str, &'a str, u64);
+
+/// An `mcp-contract-usage` file's text.
+pub fn evidence_json(from: &str, to: &str, no_data: &[&str], hits: &[Hit<'_>]) -> String {
+    let rows: Vec<Value> = hits
+        .iter()
+        .map(|(tool, path, client, day, count)| {
+            serde_json::json!({"tool": tool, "path": path, "client": client, "day": day, "count": count})
+        })
+        .collect();
+    serde_json::json!({"format": "mcp-contract-usage", "version": 1,
+           "range": {"from": from, "to": to}, "no_data": no_data, "hits": rows})
+    .to_string()
+}
+
+/// Usage-evidence files, beside the repository, not in it.
+pub struct Files(tempfile::TempDir);
+
+impl Files {
+    pub fn new() -> Files {
+        Files(tempfile::tempdir().unwrap())
+    }
+
+    pub fn write(&self, name: &str, text: &str) -> String {
+        let p: PathBuf = self.0.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    }
+}

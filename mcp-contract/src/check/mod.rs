@@ -202,17 +202,17 @@ pub fn run(input: CheckInput) -> CheckOutcome {
     let all = changes.clone();
     // An entry already in the baseline's record acknowledged a change that
     // has landed: it acknowledges nothing in this diff (else it would wave
-    // through a later, different break at the same place). One whose
-    // transition kind changed since (a rename that becomes a removal once
-    // its alias goes) is a new decision about that place: it acknowledges
-    // the change it names again, and is not stale when the diff has none
-    // (an alias only the runtime plan served leaves the schema unchanged).
-    let at_baseline = |entry: &crate::migrations::Entry, same_kind: bool| {
+    // through a later, different break at the same place), however its
+    // reason, owner or removal condition were edited since. One whose
+    // decision changed since (a rename that becomes a removal once its
+    // alias goes) is a new decision about that place: it acknowledges the
+    // change it names again, and is not stale when the diff has none (an
+    // alias only the runtime plan served leaves the schema unchanged).
+    let at_baseline = |entry: &crate::migrations::Entry, same: bool| {
         input.baseline_record.as_ref().is_some_and(|b| {
-            b.entries.iter().any(|e| {
-                e.selector == entry.selector
-                    && (e.transition.kind() == entry.transition.kind()) == same_kind
-            })
+            b.entries
+                .iter()
+                .any(|e| e.selector == entry.selector && e.same_acknowledgement(entry) == same)
         })
     };
     let carried: Vec<bool> = input

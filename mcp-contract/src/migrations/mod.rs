@@ -85,8 +85,8 @@ pub use crate::suggest::did_you_mean;
 pub use date::Date;
 pub use evidence::{EvidenceRecord, EVIDENCE_KEYS};
 pub use model::{
-    Entry, Level, MigrationRecord, Pos, Problem, ProblemKind, RemovalCondition, RenameTarget,
-    Selector, ToolPolicy, Transition,
+    Entry, Level, MigrationRecord, Pos, Problem, ProblemKind, RemovalCondition, Removes,
+    RenameTarget, Selector, ToolPolicy, Transition,
 };
 pub use parse::{parse, parse_grouped, read, toml_to_json, typed_form, Grouped, RECORD_VERSION};
 pub use suggest::{detail_lines, json_to_toml, suggest_entry, toml_string};

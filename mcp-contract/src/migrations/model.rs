@@ -212,6 +212,29 @@ impl Selector {
         }
     }
 
+    /// What the change this entry names takes away that the runtime layer
+    /// counts calls of, so that usage evidence can say whether anybody
+    /// still takes it: a top-level argument (`field:NAME` rows) or the tool
+    /// itself (all of its rows). `None` for anything else (a narrowed type,
+    /// a nested field, an output, a prompt).
+    pub fn removes(&self) -> Option<Removes> {
+        let (pointer, subject) = self.place();
+        use crate::rules::RuleId;
+        match (RuleId::parse(self.rule())?, subject) {
+            (RuleId::ToolRemoved, _) => Some(Removes::Tool),
+            (RuleId::InputPropertyRemoved, Some(name))
+                if pointer
+                    == format!(
+                        "/inputSchema/properties/{}",
+                        crate::lockfile::escape_pointer(name)
+                    ) =>
+            {
+                Some(Removes::Field(name.to_string()))
+            }
+            _ => None,
+        }
+    }
+
     /// The pointer and subject the entry concerns.
     pub fn place(&self) -> (&str, Option<&str>) {
         match self {
@@ -224,6 +247,16 @@ impl Selector {
             }
         }
     }
+}
+
+/// What an acknowledged change takes away, as usage evidence counts it
+/// ([`Selector::removes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Removes {
+    /// The top-level argument of that name: its `field:NAME` rows.
+    Field(String),
+    /// The tool: every row of it.
+    Tool,
 }
 
 /// What a renamed thing is: a whole tool or one input field.
@@ -282,6 +315,57 @@ impl Transition {
         }
     }
 
+    /// Does `other` decide the same about the change: the same kind, and
+    /// the same names and value the runtime layer serves (a rename's `from`
+    /// and `to`, a default's `field` and `value`, a major version's tools)?
+    /// When and on what condition the old path goes (`until`, `removal`,
+    /// `deprecated`), a `note` and a `replacement` are edits of that
+    /// decision, not a new one.
+    pub fn same_decision(&self, other: &Transition) -> bool {
+        match (self, other) {
+            (
+                Transition::Rename {
+                    target: a,
+                    from: af,
+                    to: at,
+                    ..
+                },
+                Transition::Rename {
+                    target: b,
+                    from: bf,
+                    to: bt,
+                    ..
+                },
+            ) => (a, af, at) == (b, bf, bt),
+            (Transition::Default { field, value }, Transition::Default { field: f, value: v }) => {
+                (field, value) == (f, v)
+            }
+            (
+                Transition::MajorVersion { from, to, .. },
+                Transition::MajorVersion { from: f, to: t, .. },
+            ) => (from, to) == (f, t),
+            (Transition::Removal { .. }, Transition::Removal { .. })
+            | (Transition::Other { .. }, Transition::Other { .. }) => true,
+            _ => false,
+        }
+    }
+
+    /// Is a typed removal condition on this transition decided when the
+    /// entry's own change lands (`true`: the path goes with it, a field or
+    /// tool removed, a tool renamed), rather than later, when the path the
+    /// runtime layer serves for it (an alias, a default, an old version)
+    /// is removed?
+    pub fn removes_now(&self) -> bool {
+        matches!(
+            self,
+            Transition::Removal { .. }
+                | Transition::Rename {
+                    target: RenameTarget::Tool,
+                    ..
+                }
+        )
+    }
+
     /// The date after which the compatibility branch is due to go.
     pub fn until(&self) -> Option<Date> {
         match self {
@@ -290,6 +374,19 @@ impl Transition {
             | Transition::Removal { until, .. } => *until,
             _ => None,
         }
+    }
+}
+
+impl Entry {
+    /// Is `other` this acknowledgement, perhaps edited: the same change
+    /// ([`Selector`]) and the same decision about it
+    /// ([`Transition::same_decision`])? A `reason`, `owner`, `evidence` or
+    /// removal condition added or changed since keeps it the same entry:
+    /// the check (which entries of the baseline's record still acknowledge
+    /// something) and the build step's inverse (which entries' transitions
+    /// a change adds) both ask this.
+    pub fn same_acknowledgement(&self, other: &Entry) -> bool {
+        self.selector == other.selector && self.transition.same_decision(&other.transition)
     }
 }
 

@@ -677,6 +677,24 @@ impl Parser<'_> {
             }
         }
         let removal_condition = self.condition.take();
+        if let (Some(c), Some(sel), Some(tr)) = (&removal_condition, &selector, &transition) {
+            // Decided when the change lands, on the rows of what it removes:
+            // a condition nothing can decide would look enforced and not be.
+            if tr.removes_now() && sel.removes().is_none() {
+                self.problems.push(
+                    Problem::invalid(
+                        self.file,
+                        c.pos,
+                        format!(
+                            "this removal condition cannot be decided: usage evidence counts calls that send a top-level argument (`field:NAME`) or call a tool, and the `{}` change at `{}` removes neither",
+                            sel.rule(),
+                            sel.place().0
+                        ),
+                    )
+                    .help("remove the `removal` condition (the acknowledgement is the decision, `note` can say why), or write it on the entry that removes the argument (`input.property-removed`) or the tool (`tool.removed`)"),
+                );
+            }
+        }
         let evidence = t.get("evidence").and_then(|item| {
             let lines = &self.lines;
             match super::evidence::read(item, self.file, &|span| {
@@ -1194,5 +1212,59 @@ mod removal_tests {
             problems[0].message.contains("needs `quiet_for`"),
             "{problems:?}"
         );
+    }
+
+    /// A removal entry's condition is decided on the rows of what its
+    /// change removes; one whose change removes nothing usage evidence
+    /// counts is an error at the condition.
+    #[test]
+    fn a_condition_nothing_can_decide_is_an_error_at_its_place() {
+        let entry = |rule: &str, pointer: &str, subject: &str, kind: &str| {
+            format!("[[acknowledge]]\ntool = \"search\"\nrule = \"{rule}\"\npointer = \"{pointer}\"\nsubject = \"{subject}\"\nreason = \"r\"\nowner = \"@o\"\ntransition = {{ kind = \"{kind}\", removal = {{ quiet_for = \"30d\" }} }}\n")
+        };
+        let parse = |text: &str| super::parse(text, "m.toml");
+        for (rule, pointer, subject) in [
+            (
+                "input.property-removed",
+                "/inputSchema/properties/query",
+                "query",
+            ),
+            (
+                "input.property-removed",
+                "/inputSchema/properties/a~1b",
+                "a/b",
+            ),
+            ("tool.removed", "", "search"),
+        ] {
+            let (r, problems) = parse(&entry(rule, pointer, subject, "removal"));
+            assert!(problems.is_empty(), "{rule} {pointer}: {problems:?}");
+            assert!(r.entries[0].selector.removes().is_some());
+        }
+        for (rule, pointer, subject) in [
+            (
+                "input.property-removed",
+                "/inputSchema/properties/filter/properties/query",
+                "query",
+            ),
+            (
+                "output.property-removed",
+                "/outputSchema/properties/total",
+                "total",
+            ),
+            (
+                "input.enum-narrowed",
+                "/inputSchema/properties/mode/enum",
+                "mode",
+            ),
+        ] {
+            let (r, problems) = parse(&entry(rule, pointer, subject, "removal"));
+            assert!(r.entries.is_empty(), "{rule}");
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            let p = &problems[0];
+            assert_eq!((p.level, p.kind), (Level::Error, ProblemKind::Invalid));
+            assert_eq!((p.pos.line, p.pos.column), (8, 44), "{p}");
+            assert!(p.message.contains("cannot be decided"), "{p}");
+            assert!(p.message.contains(rule), "{p}");
+        }
     }
 }

@@ -4,15 +4,23 @@
 //! tool the record deprecated or gave a removal condition. The baseline's
 //! migration record says what it served; the candidate's record and tool
 //! list say what is still served. What the baseline served and the
-//! candidate no longer serves is removed, and each removal is matched to
-//! the usage key the runtime layer counts it under:
+//! candidate no longer serves is removed. So is whatever an acknowledged
+//! change of this diff removes when its entry gives a typed removal
+//! condition, whoever served it (an alias the schema declares by hand, a
+//! server in another language): a condition is decided wherever it is
+//! written. Each removal is matched to the usage key the runtime layer
+//! counts it under:
 //!
 //! | removed                                  | usage rows decided on        |
 //! |------------------------------------------|------------------------------|
 //! | alias `from` of tool `T`                 | `T`, `field:<from>`          |
+//! | argument `a` of `T` (entry with a condition) | `T`, `field:<a>`         |
 //! | default of `field` of `T`                | `T`, `default:<field>`       |
 //! | old major version `T` (replaced by `R`)  | `T`, `tool:<R>`              |
 //! | tool `T` (deprecated, or with a removal condition) | every row of `T` (`field:`, `default:`, `tool:`, `rejected:`) |
+//!
+//! A record-served path is found only when the baseline had a record; one
+//! written on the entry is found with or without it.
 //!
 //! An alias or default of a tool that goes as a whole is part of the
 //! tool's removal. A tool removed without ever being deprecated and without
@@ -23,7 +31,7 @@
 use std::collections::BTreeSet;
 
 use crate::check::Gated;
-use crate::migrations::{MigrationRecord, RemovalCondition, RenameTarget, Transition};
+use crate::migrations::{MigrationRecord, RemovalCondition, Removes, RenameTarget, Transition};
 use crate::rules::RuleId;
 use crate::runtime::plan::entry_field;
 
@@ -32,6 +40,10 @@ use crate::runtime::plan::entry_field;
 pub enum PathKind {
     /// A renamed field's old name, read as the new one.
     Alias { from: String, to: String },
+    /// A top-level argument the change removes, whose entry gives a typed
+    /// removal condition (an alias the schema declared by hand, a server
+    /// in another language).
+    Field { name: String },
     /// A value the server applies when a caller omits a field that became required.
     Default { field: String },
     /// An old major version, served beside its replacement.
@@ -46,6 +58,7 @@ impl PathKind {
     pub fn key(&self) -> Option<String> {
         match self {
             PathKind::Alias { from, .. } => Some(format!("field:{from}")),
+            PathKind::Field { name } => Some(format!("field:{name}")),
             PathKind::Default { field } => Some(format!("default:{field}")),
             PathKind::OldVersion { replacement } => Some(format!("tool:{replacement}")),
             PathKind::Tool => None,
@@ -56,6 +69,7 @@ impl PathKind {
     pub fn as_str(&self) -> &'static str {
         match self {
             PathKind::Alias { .. } => "alias",
+            PathKind::Field { .. } => "field",
             PathKind::Default { .. } => "default",
             PathKind::OldVersion { .. } => "old-version",
             PathKind::Tool => "tool",
@@ -68,6 +82,7 @@ impl PathKind {
             PathKind::Alias { from, to } => {
                 format!("the alias `{from}` of `{tool}` (renamed to `{to}`)")
             }
+            PathKind::Field { name } => format!("the argument `{name}` of `{tool}`"),
             PathKind::Default { field } => {
                 format!("the server-applied default of `{field}` of `{tool}`")
             }
@@ -222,16 +237,15 @@ fn still_served(sides: &Sides, record: &MigrationRecord, tool: &str, kind: &Path
             PathKind::Default { field } => record.entries_for(tool).any(
                 |e| matches!(&e.transition, Transition::Default { field: f, .. } if f == field),
             ),
-            PathKind::OldVersion { .. } | PathKind::Tool => true,
+            PathKind::Field { .. } | PathKind::OldVersion { .. } | PathKind::Tool => true,
         }
 }
 
 /// The deprecated paths the change removes, with the entry that records
 /// each removal and the condition it is decided with.
 pub fn removed(sides: &Sides, record: &MigrationRecord, changes: &[Gated]) -> Vec<RemovedPath> {
-    let Some(base) = &sides.baseline_record else {
-        return vec![];
-    };
+    let none = MigrationRecord::default();
+    let base = sides.baseline_record.as_ref().unwrap_or(&none);
     let served_base = served(base, &sides.baseline_tools);
     let gone: BTreeSet<&String> = sides
         .baseline_tools
@@ -253,6 +267,16 @@ pub fn removed(sides: &Sides, record: &MigrationRecord, changes: &[Gated]) -> Ve
             found.push((tool.clone(), PathKind::Tool));
         }
     }
+    for (tool, kind) in written(record, changes) {
+        let known = found.iter().any(|(t, k)| {
+            t == &tool
+                && (k.key() == kind.key()
+                    || matches!(k, PathKind::Tool | PathKind::OldVersion { .. }))
+        });
+        if !known {
+            found.push((tool, kind));
+        }
+    }
     found
         .into_iter()
         .map(|(tool, kind)| {
@@ -266,6 +290,34 @@ pub fn removed(sides: &Sides, record: &MigrationRecord, changes: &[Gated]) -> Ve
             }
         })
         .collect()
+}
+
+/// The removals this diff's acknowledged changes make whose entries give
+/// a typed condition, decided when the change lands: a top-level argument
+/// or a tool removed (or a tool renamed), wherever the old path was
+/// served from (the baseline's record, or the schema itself). A condition
+/// on a rename, default or major version is decided later, when the path
+/// the runtime layer serves for it goes.
+fn written(record: &MigrationRecord, changes: &[Gated]) -> Vec<(String, PathKind)> {
+    let mut out = vec![];
+    for g in changes {
+        let Some(e) = g.acknowledged_by.and_then(|i| record.entries.get(i)) else {
+            continue;
+        };
+        if e.removal_condition.is_none() || !e.transition.removes_now() {
+            continue;
+        }
+        let kind = match e.selector.removes() {
+            Some(Removes::Field(name)) => PathKind::Field { name },
+            Some(Removes::Tool) => PathKind::Tool,
+            None => continue,
+        };
+        let path = (g.change.tool.clone(), kind);
+        if !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// Did the record deprecate `tool`, or give it a removal condition?
@@ -303,7 +355,7 @@ fn removal_entry(
     kind: &PathKind,
 ) -> Option<usize> {
     let name = match kind {
-        PathKind::Alias { from, .. } => Some(from.as_str()),
+        PathKind::Alias { from, .. } | PathKind::Field { name: from } => Some(from.as_str()),
         PathKind::Default { field } => Some(field.as_str()),
         PathKind::OldVersion { .. } | PathKind::Tool => None,
     };
@@ -326,9 +378,10 @@ fn removal_entry(
                 && match (kind, &e.transition) {
                     (PathKind::Alias { .. }, Transition::Rename { .. })
                     | (PathKind::Default { .. }, Transition::Default { .. }) => false,
-                    (PathKind::Alias { .. } | PathKind::Default { .. }, _) => {
-                        entry_field(&e.selector).as_deref() == name
-                    }
+                    (
+                        PathKind::Alias { .. } | PathKind::Field { .. } | PathKind::Default { .. },
+                        _,
+                    ) => entry_field(&e.selector).as_deref() == name,
                     _ => e.selector.rule() == RuleId::ToolRemoved.as_str(),
                 }
         })

@@ -1,0 +1,186 @@
+//! A typed removal condition is decided wherever it is written, on every
+//! row of the evidence. The server here keeps a deprecated alias by hand
+//! (no build step, no `rename` in its record: a server in another language
+//! would look the same): `search` publishes `search_text` and
+//! `"query": {"type": "string", "deprecated": true}` with an `anyOf` of the
+//! two `required`. The change removes `query`; the entry that acknowledges
+//! it says `transition = { kind = "removal", removal = { quiet_for = "30d" } }`.
+//! The condition is decided on the `search`, `field:query` rows: refused
+//! without evidence, cleared by quiet covering evidence, refused with a
+//! call inside the quiet window and with a call after it (today, or a day
+//! ahead of `--today`: a collector whose clock runs fast), in every format.
+//!
+//! Every date below is worked out by hand: with `--today 2026-12-21` and
+//! 30 quiet days the window is 2026-11-21..2026-12-20.
+
+mod check_support;
+
+use check_support::*;
+use serde_json::{json, Value};
+
+const REMOVAL: &str = r#"[[acknowledge]]
+tool = "search"
+rule = "input.property-removed"
+pointer = "/inputSchema/properties/query"
+subject = "query"
+reason = "nobody sends query any more"
+owner = "@search"
+transition = { kind = "removal", removal = { quiet_for = "30d" } }
+"#;
+
+/// `search` with the hand-written alias `query` (committed, no record),
+/// then without it (the working tree), the removal acknowledged.
+fn hand_written_alias_removed() -> TestRepo {
+    let r = TestRepo::new();
+    r.lock(json!([{
+        "name": "search",
+        "description": "Search documents.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "search_text": {"type": "string"},
+                "query": {"type": "string", "deprecated": true}
+            },
+            "anyOf": [{"required": ["search_text"]}, {"required": ["query"]}]
+        }
+    }]));
+    r.commit("search_text, query kept by hand");
+    r.lock(search(json!({"search_text": {"type": "string"}})));
+    r.write(RECORD, REMOVAL);
+    r
+}
+
+const TODAY: [&str; 2] = ["--today", "2026-12-21"];
+
+fn check(r: &TestRepo, extra: &[&str]) -> Run {
+    let mut args = vec!["--against", "HEAD", "--no-witness"];
+    args.extend_from_slice(extra);
+    r.check(&args)
+}
+
+fn json_of(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {run:?}"))
+}
+
+#[test]
+fn refused_without_evidence_naming_the_evidence_and_the_waiver() {
+    let r = hand_written_alias_removed();
+    let run = check(&r, &TODAY);
+    assert_eq!(run.code, 1, "{run:?}");
+    for want in [
+        "error[usage.no-evidence]: removing the argument `query` of `search`: no usage evidence shows that nobody still takes it",
+        "  --> contracts/migrations.toml:1",
+        "  = usage rows: tool `search`, path `field:query`",
+        "  = condition: no calls for 30 days (contracts/migrations.toml:8)",
+        "pass the usage evidence with `--usage FILE`",
+        "`--no-usage-evidence`",
+        "result: FAILED",
+    ] {
+        assert!(run.stdout.contains(want), "missing {want:?}: {run:?}");
+    }
+    // the change itself is acknowledged: the usage gate alone refuses it
+    let v = json_of(&check(&r, &[TODAY[0], TODAY[1], "--format", "json"]));
+    assert_eq!(v["checks"][0]["summary"]["failing"], 0, "{v}");
+    let removal = &v["checks"][0]["usage"]["removals"][0];
+    assert_eq!(
+        (removal["kind"].as_str(), removal["path"].as_str()),
+        (Some("field"), Some("field:query")),
+        "{removal}"
+    );
+    assert_eq!(removal["verdict"], "no-evidence");
+    // waived on purpose, it passes and says so
+    let waived = check(&r, &[TODAY[0], TODAY[1], "--no-usage-evidence"]);
+    assert_eq!(waived.code, 0, "{waived:?}");
+    assert!(
+        waived.stdout.contains("warning[usage.evidence-waived]"),
+        "{waived:?}"
+    );
+}
+
+#[test]
+fn cleared_by_quiet_covering_evidence() {
+    let r = hand_written_alias_removed();
+    let f = Files::new();
+    // a call before the window does not hold the removal back
+    let ev = f.write(
+        "usage.json",
+        &evidence_json(
+            "2026-11-01",
+            "2026-12-20",
+            &[],
+            &[("search", "field:query", "mcp/0.1.0", "2026-11-20", 2)],
+        ),
+    );
+    let run = check(&r, &["--usage", &ev, TODAY[0], TODAY[1]]);
+    assert_eq!(run.code, 1, "the entry must record the evidence: {run:?}");
+    assert!(
+        run.stdout.contains("error[usage.evidence-not-recorded]: removing the argument `query` of `search`: cleared by usage evidence (no call in the quiet window 2026-11-21..2026-12-20, 30 days with data)"),
+        "{run:?}"
+    );
+    let wrote = check(
+        &r,
+        &["--usage", &ev, TODAY[0], TODAY[1], "--record-evidence"],
+    );
+    assert_eq!(wrote.code, 0, "{wrote:?}");
+    assert!(
+        wrote.stdout.contains("note[usage.removal-cleared]"),
+        "{wrote:?}"
+    );
+}
+
+#[test]
+fn refused_with_a_call_in_the_window() {
+    let r = hand_written_alias_removed();
+    let f = Files::new();
+    let ev = f.write(
+        "usage.json",
+        &evidence_json(
+            "2026-11-01",
+            "2026-12-20",
+            &[],
+            &[("search", "field:query", "python-agent/1.0", "2026-12-10", 4)],
+        ),
+    );
+    let run = check(&r, &["--usage", &ev, TODAY[0], TODAY[1]]);
+    assert_eq!(run.code, 1, "{run:?}");
+    for want in [
+        "error[usage.removal-refused]: removing the argument `query` of `search`: usage evidence does not clear it: 1 client(s) took it in the quiet window 2026-11-21..2026-12-20",
+        "  = python-agent/1.0: last hit 2026-12-10, 4 hit(s) in the window",
+    ] {
+        assert!(run.stdout.contains(want), "missing {want:?}: {run:?}");
+    }
+}
+
+/// A condition on a change whose removal usage evidence cannot count is a
+/// record error at the condition's line (exit 2), not a condition that
+/// looks enforced.
+#[test]
+fn a_condition_nothing_can_decide_is_a_record_error_at_its_line() {
+    let r = TestRepo::new();
+    r.lock(search(
+        json!({"mode": {"type": "string", "enum": ["fast", "slow"]}}),
+    ));
+    r.commit("v1");
+    r.lock(search(
+        json!({"mode": {"type": "string", "enum": ["slow"]}}),
+    ));
+    r.write(
+        RECORD,
+        r#"[[acknowledge]]
+tool = "search"
+rule = "input.enum-narrowed"
+pointer = "/inputSchema/properties/mode/enum"
+values = ["fast"]
+reason = "fast mode retired"
+owner = "@search"
+transition = { kind = "removal", removal = { quiet_for = "30d" } }
+"#,
+    );
+    let run = check(&r, &TODAY);
+    assert_eq!(run.code, 2, "{run:?}");
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains("contracts/migrations.toml:8:44: this removal condition cannot be decided"),
+        "{run:?}"
+    );
+}
