@@ -184,3 +184,63 @@ transition = { kind = "removal", removal = { quiet_for = "30d" } }
         "{run:?}"
     );
 }
+
+/// The fenced block of `lang` in docs/other-languages.md.
+fn snippet(lang: &str) -> String {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/other-languages.md"),
+    )
+    .unwrap();
+    let open = format!("```{lang}\n");
+    let start = page
+        .find(&open)
+        .unwrap_or_else(|| panic!("no {lang} block"))
+        + open.len();
+    page[start..][..page[start..].find("```").unwrap()].to_string()
+}
+
+/// docs/other-languages.md tells a TypeScript or Python server which
+/// counter to emit: the metric the importer reads, with the labels it
+/// requires and the path key the removal is decided on. A sample of that
+/// counter, imported, decides this very removal.
+#[test]
+fn the_counter_another_language_emits_decides_the_removal() {
+    let metric = mcp_contract::usage::prometheus::METRIC;
+    let ts = snippet("typescript");
+    let py = snippet("python");
+    assert!(ts.contains(&format!("name: \"{metric}\"")), "{ts}");
+    // prometheus_client appends `_total` to a counter's name itself
+    let base = metric.strip_suffix("_total").unwrap();
+    assert!(py.contains(&format!("\"{base}\",")), "{py}");
+    assert!(
+        ts.contains("labelNames: [\"tool\", \"path\", \"client\"]"),
+        "{ts}"
+    );
+    assert!(py.contains("[\"tool\", \"path\", \"client\"]"), "{py}");
+    assert!(ts.contains("path: \"field:query\""), "{ts}");
+    assert!(py.contains("path=\"field:query\""), "{py}");
+
+    // What those snippets expose, scraped on 2026-12-09 and 2026-12-10 at
+    // noon UTC: python-agent/1.0 sent `query` 3 times on the 10th.
+    let f = Files::new();
+    let scrapes = f.write(
+        "scrapes.txt",
+        &format!(
+            "# TYPE {metric} counter\n\
+             {metric}{{tool=\"search\",path=\"field:query\",client=\"python-agent/1.0\",instance=\"a\"}} 1 1796817600000\n\
+             {metric}{{tool=\"search\",path=\"field:query\",client=\"python-agent/1.0\",instance=\"a\"}} 4 1796904000000\n"
+        ),
+    );
+    // (written by the import; an empty file there is replaced)
+    let out = f.write("imported.json", "");
+    let r = hand_written_alias_removed();
+    let import = r.run(&["usage", "--import-prometheus", &scrapes, "--out", &out]);
+    assert_eq!(import.code, 0, "{import:?}");
+    let run = check(&r, &["--usage", &out, TODAY[0], TODAY[1]]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("  = python-agent/1.0: last hit 2026-12-10, 3 hit(s) in the window"),
+        "{run:?}"
+    );
+}
