@@ -175,6 +175,7 @@ fn main() {
                 against: None,
                 candidate: None,
                 fail_on: Severity::Breaking,
+                fail_on_description: None,
                 strict: false,
                 today: Date::today(),
             })
@@ -195,6 +196,7 @@ fn main() {
             against: None,
             candidate: None,
             fail_on: Severity::Breaking,
+            fail_on_description: None,
             strict: false,
             today: Date::today(),
         })

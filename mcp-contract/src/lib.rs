@@ -37,6 +37,8 @@ pub mod confine;
 pub mod consumer;
 pub mod date;
 #[cfg(feature = "gate")]
+pub mod description;
+#[cfg(feature = "gate")]
 pub mod diff;
 pub mod error;
 #[cfg(feature = "gate")]

@@ -162,6 +162,7 @@ fn prepare(args: &Args, path: &Path) -> Result<Prepared, InputError> {
         candidate: None,
         tree: exported.as_ref().map(|(d, _)| d.0.as_path()),
         fail_on: Severity::Breaking,
+        fail_on_description: None,
         strict: false,
         today: Date::today(),
     })?;

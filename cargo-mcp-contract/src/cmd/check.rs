@@ -37,6 +37,32 @@ pub enum Format {
 pub enum FailOn {
     Breaking,
     Behavioral,
+    /// Flagged descriptions (text addressed to the model, invisible
+    /// characters, references to other tools, credentials, encoded blobs)
+    Description,
+    /// Every change of a description or of the server's instructions
+    DescriptionChanged,
+}
+
+/// `--fail-on`'s values as the gate's two thresholds: the severity (the
+/// lowest given; breaking always fails) and the description category's level.
+pub(crate) fn thresholds(
+    fail_on: &[FailOn],
+) -> (Severity, Option<mcp_contract::rules::DescriptionLevel>) {
+    use mcp_contract::rules::DescriptionLevel;
+    let severity = if fail_on.contains(&FailOn::Behavioral) {
+        Severity::Behavioral
+    } else {
+        Severity::Breaking
+    };
+    let description = if fail_on.contains(&FailOn::DescriptionChanged) {
+        Some(DescriptionLevel::Changed)
+    } else if fail_on.contains(&FailOn::Description) {
+        Some(DescriptionLevel::Flagged)
+    } else {
+        None
+    };
+    (severity, description)
 }
 
 #[derive(clap::Args)]
@@ -59,9 +85,12 @@ pub struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// The lowest severity that must be acknowledged in the migration record
-    #[arg(long, value_enum, default_value_t = FailOn::Breaking)]
-    fail_on: FailOn,
+    /// What must be acknowledged in the migration record: a severity
+    /// (breaking, behavioral) and/or the description category (description:
+    /// flagged descriptions; description-changed: every description change);
+    /// comma-separated or repeated
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "breaking")]
+    fail_on: Vec<FailOn>,
     /// Also fail on record entries that match nothing and on passed removal dates
     #[arg(long)]
     strict: bool,
@@ -236,16 +265,14 @@ fn check_one(
             return l;
         }
     }
-    let fail_on = match args.fail_on {
-        FailOn::Breaking => Severity::Breaking,
-        FailOn::Behavioral => Severity::Behavioral,
-    };
+    let (fail_on, fail_on_description) = thresholds(&args.fail_on);
     let prepared = repo::prepare(repo::RepoCheck {
         tree: staged.map(|s| s.tree.dir.as_path()),
         lockfile: path,
         against: args.against.as_deref(),
         candidate: live_candidate.cloned(),
         fail_on,
+        fail_on_description,
         strict: args.strict,
         today: usage.today,
     });

@@ -51,6 +51,9 @@ pub struct CheckInput {
     pub history: Option<History>,
     /// The lowest severity that must be acknowledged.
     pub fail_on: Severity,
+    /// The lowest level of the description category that must be
+    /// acknowledged, whatever its severity (`--fail-on description`).
+    pub fail_on_description: Option<crate::rules::DescriptionLevel>,
     /// Stale record entries and passed removal dates fail the check.
     pub strict: bool,
     pub today: Date,
@@ -107,6 +110,8 @@ pub struct CheckOutcome {
     /// Record problems: parse errors and stale entries.
     pub problems: Vec<Problem>,
     pub fail_on: Severity,
+    /// The description category's threshold, when one was given.
+    pub fail_on_description: Option<crate::rules::DescriptionLevel>,
     /// The record the changes were matched against.
     pub record: MigrationRecord,
     /// Indices into `changes` of the changes found at renamed fields'
@@ -245,7 +250,11 @@ pub fn run(input: CheckInput) -> CheckOutcome {
                     unpinned.push((i, change));
                 }
             }
-            let fails = ack.is_none() && change.severity >= input.fail_on;
+            let described = crate::rules::RuleId::parse(change.rule)
+                .and_then(crate::rules::RuleId::description_level);
+            let fails = ack.is_none()
+                && (change.severity >= input.fail_on
+                    || matches!((described, input.fail_on_description), (Some(d), Some(at)) if d >= at));
             let migration_entry =
                 fails.then(|| suggest_entry(change, &all, Some(&input.candidate)));
             Gated {
@@ -340,6 +349,7 @@ pub fn run(input: CheckInput) -> CheckOutcome {
         changes: gated,
         problems,
         fail_on: input.fail_on,
+        fail_on_description: input.fail_on_description,
         record: input.record,
         alias_changes,
         alias_surface: found.surface,

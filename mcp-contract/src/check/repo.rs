@@ -29,6 +29,7 @@ pub struct RepoCheck<'a> {
     /// inside it are the lockfile's and record's paths relative to the repository.
     pub tree: Option<&'a Path>,
     pub fail_on: Severity,
+    pub fail_on_description: Option<crate::rules::DescriptionLevel>,
     pub strict: bool,
     pub today: Date,
 }
@@ -177,6 +178,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
         baseline_record,
         history,
         fail_on: opts.fail_on,
+        fail_on_description: opts.fail_on_description,
         strict: opts.strict,
         today: opts.today,
     };

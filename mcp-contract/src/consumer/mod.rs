@@ -154,6 +154,7 @@ pub struct ServerJudgement<'a> {
     /// The server's part of the consumer's record, when it has one.
     pub record: Option<(MigrationRecord, Vec<Problem>)>,
     pub fail_on: Severity,
+    pub fail_on_description: Option<crate::rules::DescriptionLevel>,
     pub strict: bool,
     pub today: Date,
 }
@@ -229,6 +230,7 @@ impl ServerJudgement<'_> {
             baseline_record: None,
             history: None,
             fail_on: self.fail_on,
+            fail_on_description: self.fail_on_description,
             strict: self.strict,
             today: self.today,
             served_defaults: vec![],

@@ -272,6 +272,8 @@ pub fn diff_surfaces(old: &Surface, new: &Surface) -> DiffReport {
         old.server.as_ref(),
         new.server.as_ref(),
     ));
+    let described = crate::description::flags(old, new, &changes);
+    changes.extend(described);
     weaken::apply(&mut changes);
     DiffReport { changes }
 }

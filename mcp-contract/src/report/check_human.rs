@@ -192,7 +192,7 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
     let s = o.summary();
     let _ = writeln!(
         out,
-        "{} {} breaking, {} behavioral, {} additive, {} cosmetic; {} acknowledged, {} not (failing at {} and above)",
+        "{} {} breaking, {} behavioral, {} additive, {} cosmetic; {} acknowledged, {} not (failing at {} and above{})",
         paint(color, "1", "summary:"),
         s[&Severity::Breaking],
         s[&Severity::Behavioral],
@@ -200,7 +200,12 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
         s[&Severity::Cosmetic],
         o.acknowledged_count(),
         failing.len(),
-        o.fail_on
+        o.fail_on,
+        match o.fail_on_description {
+            Some(crate::rules::DescriptionLevel::Flagged) => ", and at flagged descriptions",
+            Some(crate::rules::DescriptionLevel::Changed) => ", and at every description change",
+            None => "",
+        }
     );
     if !o.usage.removals.is_empty() {
         let _ = writeln!(

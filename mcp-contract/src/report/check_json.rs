@@ -6,6 +6,7 @@
 //!   "candidate": {"kind": "build-step", "package": "tiny"},
 //!   "baseline": {"commit": "abc1234", "description": "merge-base of HEAD and origin/main"},
 //!   "new_surface": false, "status": "failed", "fail_on": "breaking",
+//!   "fail_on_description": null | "flagged" | "changed",
 //!   "changes": [{"rule": "...", "severity": "breaking", "tool": "...", "pointer": "...",
 //!                "subject": "...", "message": "...", "hint": null, "fingerprint": "...",
 //!                "line": 12, "fails": true, "acknowledged_by": null,
@@ -181,7 +182,7 @@ fn lockfile_json(l: &LockfileRun) -> Value {
         Some(r) => check_json(&r),
         None => json!({
             "lockfile": l.lockfile, "record": Value::Null, "baseline": Value::Null,
-            "new_surface": Value::Null, "fail_on": Value::Null,
+            "new_surface": Value::Null, "fail_on": Value::Null, "fail_on_description": Value::Null,
             "changes": [], "problems": [], "summary": Value::Null, "usage": Value::Null,
         }),
     };
@@ -277,6 +278,7 @@ fn check_json(r: &GateReport<'_>) -> Value {
         "new_surface": o.new_surface,
         "status": status_str(o.status()),
         "fail_on": o.fail_on.as_str(),
+        "fail_on_description": o.fail_on_description.map(|l| l.as_str()),
         "changes": changes,
         "problems": problems,
         "summary": summary,

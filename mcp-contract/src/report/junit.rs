@@ -142,7 +142,11 @@ fn render_lockfile(out: &mut String, l: &LockfileRun) {
         return;
     };
     let o = r.outcome;
-    for g in o.changes.iter().filter(|g| g.change.severity >= o.fail_on) {
+    for g in o
+        .changes
+        .iter()
+        .filter(|g| g.change.severity >= o.fail_on || g.fails)
+    {
         let c = &g.change;
         tests += 1;
         let name = xml_escape(&format!("{} {}{}", c.rule, c.tool, c.pointer));

@@ -11,7 +11,7 @@ use mcp_contract::check::run::{Candidate, CheckRun, LockfileRun, RunError};
 use mcp_contract::consumer::{self, ServerCandidate, ServerJudgement, ServerState};
 use mcp_contract::witness;
 
-use super::{attach_witnesses, print_run, shown, Args, FailOn};
+use super::{attach_witnesses, print_run, shown, Args};
 use crate::cmd::servers;
 use crate::output;
 
@@ -58,10 +58,7 @@ pub(super) fn run(args: &Args, config: &Path) -> u8 {
         Ok(c) => c,
         Err(e) => return output::input_error(&e),
     };
-    let fail_on = match args.fail_on {
-        FailOn::Breaking => mcp_contract::Severity::Breaking,
-        FailOn::Behavioral => mcp_contract::Severity::Behavioral,
-    };
+    let (fail_on, fail_on_description) = super::thresholds(&args.fail_on);
     let today = args
         .today
         .unwrap_or_else(mcp_contract::migrations::Date::today);
@@ -127,6 +124,7 @@ pub(super) fn run(args: &Args, config: &Path) -> u8 {
             live: live.map(|(s, _)| s),
             record: groups.remove(&name),
             fail_on,
+            fail_on_description,
             strict: args.strict,
             today,
         };
