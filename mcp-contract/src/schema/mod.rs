@@ -8,6 +8,8 @@ pub mod accepts;
 pub mod bases;
 pub mod dialect;
 pub mod equiv;
+#[cfg(feature = "gate")] // the compiled graph the containment decision reads
+pub mod graph;
 pub mod numeric;
 #[cfg(feature = "gate")] // `pattern` inclusion: the engine only
 pub mod pattern;
