@@ -6,6 +6,8 @@
 #[cfg(feature = "gate")] // the comparator's finite-value check only
 pub mod accepts;
 pub mod bases;
+#[cfg(feature = "gate")] // the containment decision over the compiled graph
+pub mod contain;
 pub mod dialect;
 pub mod equiv;
 #[cfg(feature = "gate")] // the compiled graph the containment decision reads

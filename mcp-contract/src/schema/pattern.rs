@@ -86,6 +86,26 @@ impl Compiled {
         self.dfa.is_match_state(self.dfa.next_eoi_state(s))
     }
 
+    /// The automaton's start state (for searches over several patterns at once).
+    pub(crate) fn start(&self) -> StateID {
+        self.start
+    }
+
+    /// The state after reading `byte` in state `s`.
+    pub(crate) fn step(&self, s: StateID, byte: u8) -> StateID {
+        self.dfa.next_state(s, byte)
+    }
+
+    /// Does no string lead from `s` to a match any more?
+    pub(crate) fn is_dead(&self, s: StateID) -> bool {
+        self.dfa.is_dead_state(s)
+    }
+
+    /// Does the text read so far (ending in state `s`) match?
+    pub(crate) fn accepts(&self, s: StateID) -> bool {
+        self.accepts_at_end(s)
+    }
+
     /// Does the pattern match somewhere in `text`?
     pub fn is_match(&self, text: &str) -> bool {
         let mut s = self.start;
@@ -229,6 +249,12 @@ pub fn translate(p: &str) -> Result<String, String> {
                                 )
                             }
                         }
+                    }
+                    // a control character: `\cJ` is U+000A
+                    ('c', _) if chars.get(i + 1).is_some_and(char::is_ascii_alphabetic) => {
+                        let letter = chars[i + 1] as u32;
+                        out.push_str(&format!(r"\x{{{:02X}}}", letter % 32));
+                        i += 1;
                     }
                     (e, _) if e.is_ascii_punctuation() => {
                         out.push('\\');

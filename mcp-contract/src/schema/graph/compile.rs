@@ -48,6 +48,25 @@ struct Index {
     scopes: HashMap<String, Scope>,
 }
 
+/// The pointer prefix standing for a draft's meta-schema (no JSON pointer starts with NUL).
+const META: &str = "\u{0}meta:";
+
+/// The draft whose meta-schema `uri` (no fragment) names.
+fn meta_schema(uri: &str) -> Option<Draft> {
+    let uri = uri.trim_end_matches('#');
+    let bare = uri
+        .strip_prefix("https://")
+        .or_else(|| uri.strip_prefix("http://"))?;
+    Some(match bare {
+        "json-schema.org/draft/2020-12/schema" => Draft::D2020,
+        "json-schema.org/draft/2019-09/schema" => Draft::D2019,
+        "json-schema.org/draft-07/schema" => Draft::D7,
+        "json-schema.org/draft-06/schema" => Draft::D6,
+        "json-schema.org/draft-04/schema" => Draft::D4,
+        _ => return None,
+    })
+}
+
 /// The binding name standing for 2019-09's `$recursiveAnchor`.
 const RECURSIVE: &str = "\u{0}recursive";
 
@@ -135,9 +154,15 @@ fn knows(d: Draft, kw: &str) -> bool {
     let since = match kw {
         "const" | "contains" | "propertyNames" => Draft::D6,
         "if" | "then" | "else" => Draft::D7,
-        "dependentRequired" | "dependentSchemas" | "unevaluatedProperties"
-        | "unevaluatedItems" | "minContains" | "maxContains" | "$recursiveRef"
-        | "$recursiveAnchor" | "$anchor" => Draft::D2019,
+        "dependentRequired"
+        | "dependentSchemas"
+        | "unevaluatedProperties"
+        | "unevaluatedItems"
+        | "minContains"
+        | "maxContains"
+        | "$recursiveRef"
+        | "$recursiveAnchor"
+        | "$anchor" => Draft::D2019,
         "prefixItems" | "$dynamicRef" | "$dynamicAnchor" => Draft::D2020,
         _ => return true,
     };
@@ -288,6 +313,9 @@ impl Index {
         let abs = uri::resolve(base, reference);
         let (u, frag) = uri::split_fragment(&abs);
         let Some(resource) = self.resources.get(u) else {
+            if let Some(d) = meta_schema(u).filter(|_| frag.is_empty()) {
+                return Ok(format!("{META}{}", d as u8));
+            }
             return Err(format!(
                 "the reference `{reference}` names a document this schema does not contain (`{u}`): remote references are not followed"
             ));
@@ -307,7 +335,7 @@ impl Index {
                 }
             }
         };
-        if doc.pointer(&target).is_none() {
+        if !target.starts_with(META) && doc.pointer(&target).is_none() {
             return Err(format!(
                 "the reference `{reference}` points to no place in the schema"
             ));
@@ -341,7 +369,9 @@ pub fn compile_document<'a>(graph: &mut Graph<'a>, doc: &'a Value, default: Draf
         resource: String::new(),
         draft: default,
     };
-    index.resources.insert(DOCUMENT_BASE.to_string(), String::new());
+    index
+        .resources
+        .insert(DOCUMENT_BASE.to_string(), String::new());
     index.walk(doc, String::new(), &root_scope, 0);
     let dynamic = !index.dynamic.is_empty();
     let mut c = Compiler {
@@ -431,6 +461,13 @@ impl<'a> Compiler<'_, 'a> {
 
     fn build(&mut self, ptr: &str, ctx: u32) -> Body<'a> {
         let doc = self.doc;
+        if let Some(d) = ptr.strip_prefix(META) {
+            let draft = [Draft::D4, Draft::D6, Draft::D7, Draft::D2019, Draft::D2020]
+                .into_iter()
+                .find(|x| (*x as u8).to_string() == d)
+                .unwrap_or(Draft::D2020);
+            return Body::Meta(draft);
+        }
         let Some(v) = doc.pointer(ptr) else {
             return Body::Unresolved(format!("no schema at `{ptr}`"));
         };
@@ -438,9 +475,7 @@ impl<'a> Compiler<'_, 'a> {
             Value::Bool(b) => return Body::Bool(*b),
             Value::Object(m) => m,
             other => {
-                return Body::Unresolved(format!(
-                    "`{ptr}` holds {other}, which is not a schema"
-                ))
+                return Body::Unresolved(format!("`{ptr}` holds {other}, which is not a schema"))
             }
         };
         let scope = self.index.scope_of(ptr);
@@ -500,7 +535,11 @@ impl<'a> Compiler<'_, 'a> {
             if n.is_negative() || !n.is_integer() {
                 return None;
             }
-            Some(n.scaled(0).and_then(|i| u64::try_from(i).ok()).unwrap_or(u64::MAX))
+            Some(
+                n.scaled(0)
+                    .and_then(|i| u64::try_from(i).ok())
+                    .unwrap_or(u64::MAX),
+            )
         };
         let mut bad = false;
         match kw {
@@ -588,6 +627,15 @@ impl<'a> Compiler<'_, 'a> {
                 },
                 _ => bad = true,
             },
+            "contentEncoding" | "contentMediaType" if d == Draft::D7 => {
+                let (mut enc, mut media) = k.content.unwrap_or((None, None));
+                match v.as_str() {
+                    Some(x) if kw == "contentEncoding" => enc = Some(x),
+                    Some(x) => media = Some(x),
+                    None => bad = true,
+                }
+                k.content = Some((enc, media));
+            }
             "items" => match v {
                 Value::Array(list) => {
                     k.prefix_items = (0..list.len())
@@ -616,9 +664,7 @@ impl<'a> Compiler<'_, 'a> {
             },
             "contains" => k.contains = Some(self.child(ptr, kw, ctx)),
             "unevaluatedItems" => k.unevaluated_items = Some(self.child(ptr, kw, ctx)),
-            "unevaluatedProperties" => {
-                k.unevaluated_properties = Some(self.child(ptr, kw, ctx))
-            }
+            "unevaluatedProperties" => k.unevaluated_properties = Some(self.child(ptr, kw, ctx)),
             "additionalProperties" => k.additional_properties = Some(self.child(ptr, kw, ctx)),
             "propertyNames" => k.property_names = Some(self.child(ptr, kw, ctx)),
             "not" => k.not = Some(self.child(ptr, kw, ctx)),
@@ -656,9 +702,10 @@ impl<'a> Compiler<'_, 'a> {
                 Value::Object(deps) => {
                     for (name, names) in deps {
                         match names.as_array() {
-                            Some(a) => k
-                                .dependent_required
-                                .push((name.as_str(), a.iter().filter_map(Value::as_str).collect())),
+                            Some(a) => k.dependent_required.push((
+                                name.as_str(),
+                                a.iter().filter_map(Value::as_str).collect(),
+                            )),
                             None => bad = true,
                         }
                     }
@@ -678,9 +725,10 @@ impl<'a> Compiler<'_, 'a> {
                 Value::Object(deps) => {
                     for (name, dep) in deps {
                         match dep {
-                            Value::Array(a) => k
-                                .dependent_required
-                                .push((name.as_str(), a.iter().filter_map(Value::as_str).collect())),
+                            Value::Array(a) => k.dependent_required.push((
+                                name.as_str(),
+                                a.iter().filter_map(Value::as_str).collect(),
+                            )),
                             Value::Object(_) | Value::Bool(_) => {
                                 let id = self.child2(ptr, kw, name, ctx);
                                 k.dependent_schemas.push((name.as_str(), id));
@@ -745,6 +793,11 @@ impl<'a> Compiler<'_, 'a> {
     }
 
     fn recursive_ref(&mut self, r: &str, ctx: u32, scope: &Scope) -> NodeId {
+        if r != "#" {
+            return self.unresolved(format!(
+                "`$recursiveRef` is `{r}`: 2019-09 defines it only as `#`"
+            ));
+        }
         let target = match self.index.resolve(self.doc, &scope.base, r) {
             Ok(t) => t,
             Err(why) => return self.unresolved(why),

@@ -104,7 +104,7 @@ impl Dec {
         self.exp >= 0
     }
 
-    pub fn neg(self) -> Dec {
+    pub fn negated(self) -> Dec {
         if self.is_zero() {
             self
         } else {
@@ -193,15 +193,15 @@ impl Dec {
         let mut rest = mb / g;
         let mut k = self.exp - of.exp;
         // what is left of mb must divide 10^k
-        while rest % 10 == 0 && k > 0 {
+        while rest.is_multiple_of(10) && k > 0 {
             rest /= 10;
             k -= 1;
         }
-        while k > 0 && (rest % 2 == 0 || rest % 5 == 0) {
-            if rest % 2 == 0 {
+        while k > 0 && (rest.is_multiple_of(2) || rest.is_multiple_of(5)) {
+            if rest.is_multiple_of(2) {
                 rest /= 2;
             }
-            if rest % 5 == 0 {
+            if rest.is_multiple_of(5) {
                 rest /= 5;
             }
             k -= 1;
@@ -239,14 +239,14 @@ impl Dec {
         Some(Dec::new(self.negative != (k < 0), m, self.exp))
     }
 
-    pub fn add(self, o: Dec) -> Option<Dec> {
+    pub fn checked_add(self, o: Dec) -> Option<Dec> {
         let s = self.scale().max(o.scale());
         let (a, b) = (self.scaled(s)?, o.scaled(s)?);
         Some(Dec::from_scaled(a.checked_add(b)?, s))
     }
 
-    pub fn sub(self, o: Dec) -> Option<Dec> {
-        self.add(o.neg())
+    pub fn checked_sub(self, o: Dec) -> Option<Dec> {
+        self.checked_add(o.negated())
     }
 }
 
@@ -348,6 +348,9 @@ mod tests {
         assert_eq!(Dec::ONE.to_number(), Some(Number::from(1u64)));
         assert_eq!(d(json!(2.5)).to_number(), Number::from_f64(2.5));
         assert_eq!(Dec::ONE.to_float_number(), Number::from_f64(1.0));
-        assert_eq!(d(json!(0.1)).add(d(json!(0.2))), Some(d(json!(0.3))));
+        assert_eq!(
+            d(json!(0.1)).checked_add(d(json!(0.2))),
+            Some(d(json!(0.3)))
+        );
     }
 }

@@ -190,6 +190,16 @@ impl<'a> Ev<'_, 'a> {
                 keyword: "false",
             })),
             Body::Unresolved(why) => Err(Fail::Unknown(why.clone())),
+            Body::Meta(d) => match super::format::meta(*d, v) {
+                Some(true) => Ok(Ann::default()),
+                Some(false) => Err(Fail::Invalid(Site {
+                    node: id,
+                    keyword: "$ref",
+                })),
+                None => Err(Fail::Unknown(format!(
+                    "whether a value is a valid {d:?} schema is not decided in this build"
+                ))),
+            },
             Body::Schema(k) => {
                 self.nesting += 1;
                 let r = self.keywords(id, k, v, in_place);
@@ -356,12 +366,21 @@ impl<'a> Ev<'_, 'a> {
                 Ok(_) => return Err(acc.no(id, "pattern")),
                 Err(why) => {
                     acc.unknown.get_or_insert_with(|| {
-                        format!(
-                            "`pattern` {:?}: {why}",
-                            self.g.pattern_source(p)
-                        )
+                        format!("`pattern` {:?}: {why}", self.g.pattern_source(p))
                     });
                 }
+            }
+        }
+        if let Some((enc, media)) = k.content {
+            if super::format::content(enc, media, s) == Some(false) {
+                return Err(acc.no(
+                    id,
+                    if enc.is_some() && !super::format::content_known(enc) {
+                        "contentMediaType"
+                    } else {
+                        "contentEncoding"
+                    },
+                ));
             }
         }
         if let Some(f) = k.format {
@@ -442,7 +461,14 @@ impl<'a> Ev<'_, 'a> {
             match unknown {
                 None => {
                     if count < min {
-                        return Err(acc.no(id, if k.min_contains.is_some() { "minContains" } else { "contains" }));
+                        return Err(acc.no(
+                            id,
+                            if k.min_contains.is_some() {
+                                "minContains"
+                            } else {
+                                "contains"
+                            },
+                        ));
                     }
                     if max.is_some_and(|m| count > m) {
                         return Err(acc.no(id, "maxContains"));
@@ -580,7 +606,9 @@ impl<'a> Ev<'_, 'a> {
             match (any, unknown) {
                 (true, None) => {}
                 // valid either way; what the unknown branch evaluated is not known
-                (true, Some(w)) if k.unevaluated_items.is_some() || k.unevaluated_properties.is_some() => {
+                (true, Some(w))
+                    if k.unevaluated_items.is_some() || k.unevaluated_properties.is_some() =>
+                {
                     acc.unknown.get_or_insert(w);
                 }
                 (true, Some(_)) => {}

@@ -72,7 +72,7 @@ fn types(g: &mut Graph<'_>, from: usize) {
 
 fn node_types(g: &Graph<'_>, i: usize) -> TypeSet {
     let k = match &g.nodes[i].body {
-        Body::Bool(true) | Body::Unresolved(_) => return TypeSet::ALL,
+        Body::Bool(true) | Body::Unresolved(_) | Body::Meta(_) => return TypeSet::ALL,
         Body::Bool(false) => return TypeSet::NONE,
         Body::Schema(k) => k,
     };
@@ -87,7 +87,12 @@ fn node_types(g: &Graph<'_>, i: usize) -> TypeSet {
                 .fold(TypeSet::NONE, |acc, v| acc.union(value_types(v))),
         );
     }
-    for id in k.all_of.iter().chain(k.reference.iter()).chain(k.dynamic_reference.iter()) {
+    for id in k
+        .all_of
+        .iter()
+        .chain(k.reference.iter())
+        .chain(k.dynamic_reference.iter())
+    {
         out = out.intersect(t(*id));
     }
     for list in [&k.any_of, &k.one_of] {
@@ -119,8 +124,18 @@ fn empty_kinds(g: &Graph<'_>, k: &Keywords<'_>) -> TypeSet {
     if matches!((k.min_properties, k.max_properties), (Some(a), Some(b)) if a > b) {
         out = out.union(TypeSet::OBJECT);
     }
-    let lo = k.minimum.map(|m| (m, false)).into_iter().chain(k.exclusive_minimum.map(|m| (m, true))).max();
-    let hi = k.maximum.map(|m| (m, false)).into_iter().chain(k.exclusive_maximum.map(|m| (m, true))).min();
+    let lo = k
+        .minimum
+        .map(|m| (m, false))
+        .into_iter()
+        .chain(k.exclusive_minimum.map(|m| (m, true)))
+        .max();
+    let hi = k
+        .maximum
+        .map(|m| (m, false))
+        .into_iter()
+        .chain(k.exclusive_maximum.map(|m| (m, true)))
+        .min();
     if let (Some((a, ae)), Some((b, be))) = (lo, hi) {
         if a > b || (a == b && (ae || be)) {
             out = out.union(TypeSet::NUMBER);
@@ -169,7 +184,7 @@ fn finite_of(
     };
     let out = match &g.nodes[id.index()].body {
         Body::Bool(false) => Some(vec![]),
-        Body::Bool(true) | Body::Unresolved(_) => None,
+        Body::Bool(true) | Body::Unresolved(_) | Body::Meta(_) => None,
         Body::Schema(k) => 'f: {
             if let Some(c) = k.constant {
                 break 'f Some(keep(&vec![c.clone()]));
@@ -194,7 +209,12 @@ fn finite_of(
                 break 'f Some(vec![]);
             }
             let mut best: Option<Vec<Value>> = None;
-            for c in k.all_of.iter().chain(k.reference.iter()).chain(k.dynamic_reference.iter()) {
+            for c in k
+                .all_of
+                .iter()
+                .chain(k.reference.iter())
+                .chain(k.dynamic_reference.iter())
+            {
                 if let Some(f) = finite_of(g, *c, memo, on_path, depth + 1) {
                     if best.as_ref().is_none_or(|b| f.len() < b.len()) {
                         best = Some(f);
@@ -208,9 +228,7 @@ fn finite_of(
                 let mut all = Some(vec![]);
                 for c in list {
                     match (finite_of(g, *c, memo, on_path, depth + 1), &mut all) {
-                        (Some(f), Some(acc)) if acc.len() + f.len() <= MAX_FINITE => {
-                            acc.extend(f)
-                        }
+                        (Some(f), Some(acc)) if acc.len() + f.len() <= MAX_FINITE => acc.extend(f),
                         _ => {
                             all = None;
                             break;
@@ -261,6 +279,7 @@ fn local_hash(g: &Graph<'_>, id: NodeId) -> u64 {
     match &n.body {
         Body::Bool(b) => (0u8, b).hash(&mut h),
         Body::Unresolved(why) => (1u8, why).hash(&mut h),
+        Body::Meta(d) => (3u8, d).hash(&mut h),
         Body::Schema(k) => {
             2u8.hash(&mut h);
             local_key(g, k).hash(&mut h);
@@ -350,9 +369,7 @@ pub fn edges(k: &Keywords<'_>) -> Vec<NodeId> {
 fn hashes(g: &mut Graph<'_>, from: usize) {
     let n = g.nodes.len();
     let local: Vec<u64> = (from..n).map(|i| local_hash(g, NodeId(i as u32))).collect();
-    for i in from..n {
-        g.facts.hash[i] = local[i - from];
-    }
+    g.facts.hash[from..n].copy_from_slice(&local);
     for _ in 0..HASH_ROUNDS {
         let next: Vec<u64> = (from..n)
             .map(|i| {
@@ -366,9 +383,7 @@ fn hashes(g: &mut Graph<'_>, from: usize) {
                 h.finish()
             })
             .collect();
-        for i in from..n {
-            g.facts.hash[i] = next[i - from];
-        }
+        g.facts.hash[from..n].copy_from_slice(&next);
     }
 }
 
@@ -405,6 +420,7 @@ fn same_in(
     match (&na.body, &nb.body) {
         (Body::Bool(x), Body::Bool(y)) => x == y,
         (Body::Unresolved(x), Body::Unresolved(y)) => x == y && !x.is_empty(),
+        (Body::Meta(x), Body::Meta(y)) => x == y,
         (Body::Schema(x), Body::Schema(y)) => {
             if local_key(g, x) != local_key(g, y) {
                 return false;

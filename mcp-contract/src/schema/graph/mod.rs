@@ -108,6 +108,11 @@ pub enum Body<'a> {
     /// A reference that does not resolve in the document, or a place that
     /// holds no schema: what reaches it is not decided.
     Unresolved(String),
+    /// A draft's meta-schema, reached by its URI (`{"$ref":
+    /// "https://json-schema.org/draft/2020-12/schema"}`): values are checked
+    /// against it by the validator's own copy ([`format::meta`]); the
+    /// decision reads it as one opaque constraint.
+    Meta(Draft),
 }
 
 /// One compiled node.
@@ -144,6 +149,9 @@ pub struct Keywords<'a> {
     pub pattern: Option<PatternId>,
     /// A string `format` the policy asserts ([`format`]); width formats are in `width`.
     pub format: Option<&'a str>,
+    /// draft-07's `contentEncoding` / `contentMediaType`, which its
+    /// validators assert on strings (later drafts make them annotations).
+    pub content: Option<(Option<&'a str>, Option<&'a str>)>,
     pub prefix_items: Vec<NodeId>,
     /// The schema of the items after `prefix_items` (2020-12 `items`,
     /// earlier drafts' `additionalItems` beside a tuple or object `items`).
