@@ -14,10 +14,14 @@
 //! - a name the schema refuses with any value (`zz_undeclared` on a closed
 //!   object) is refused with `UNKNOWN_FIELD` naming it;
 //! - every other instance the schema rejects (a value of the wrong type, a
-//!   required field left out, a field of another alternative) is either
-//!   refused or passed on exactly as it came: never altered into something
-//!   else, so the handler's typed parsing sees what the schema rejected;
-//! - nothing the schema accepts is refused except by the record.
+//!   required field left out, a field of another alternative, a value past
+//!   a bound, outside an enum, an empty or overlong string, a repeated
+//!   item) is refused, by argument validation (`INVALID_ARGUMENTS`) or the
+//!   names rule; none is passed on (the validator decides every keyword
+//!   these schemas use: a keyword it does not decide would pass a call on
+//!   unchanged, and the count of those must stay 0 here);
+//! - nothing the schema accepts is refused except by the record: argument
+//!   validation never refuses a value the oracle accepts.
 //!
 //! Counts per tool are printed with `--nocapture`. Without `../shared` the
 //! examples still run and the real servers are reported skipped (with `CI`
@@ -60,6 +64,8 @@ struct Counts {
     narrowed: usize,
     name_refused: usize,
     invalid_refused: usize,
+    /// Of those refused: by argument validation (`INVALID_ARGUMENTS`).
+    invalid_arguments: usize,
     invalid_unchanged: usize,
 }
 
@@ -247,6 +253,18 @@ fn check(case: &Case) -> Counts {
             );
             counts.invalid_unchanged += 1;
         }
+        (Err((ErrorCode::InvalidArguments, fields)), Ok(_)) => {
+            // refused before the handler: each field named is one the call sent
+            // or the schema requires
+            assert!(
+                fields.iter().all(|f| args.contains_key(f)
+                    || required.contains(f)
+                    || plan.properties.contains(f)),
+                "{at}: {fields:?} for {args:?}"
+            );
+            counts.invalid_arguments += 1;
+            counts.invalid_refused += 1;
+        }
         (Err((ErrorCode::UnknownField, fields)), _) => {
             assert!(
                 fields.iter().all(|f| args.contains_key(f)),
@@ -326,6 +344,38 @@ fn check(case: &Case) -> Counts {
                 others.push(w);
             }
         }
+        // values near what the schema bounds: past a limit, outside an
+        // enum, an empty or long string, a repeated item (the oracle says
+        // which are valid; each lands on the matching side)
+        for (k, x) in v {
+            let near: Vec<Value> = match x {
+                Value::Number(n) => {
+                    let f = n.as_f64().unwrap_or(0.0);
+                    let mut out = vec![json!(0), json!(-1), json!(1.5), json!(f * 10.0 + 1.0)];
+                    if let Some(i) = n.as_i64() {
+                        out.extend([json!(i + 1), json!(i - 1), json!(i64::MAX), json!(u64::MAX)]);
+                    }
+                    out
+                }
+                Value::String(t) => vec![
+                    json!(""),
+                    json!(format!("{t}-not-a-listed-value")),
+                    json!("x".repeat(300)),
+                ],
+                Value::Array(items) => {
+                    let mut doubled = items.clone();
+                    doubled.extend(items.iter().cloned());
+                    vec![json!([]), Value::Array(doubled)]
+                }
+                Value::Object(_) => vec![json!({}), json!({"zz_inner": 1})],
+                _ => vec![],
+            };
+            for bad in near {
+                let mut w = v.clone();
+                w.insert(k.clone(), bad);
+                others.push(w);
+            }
+        }
         // a required field left out
         for r in &required {
             let mut w = v.clone();
@@ -357,7 +407,7 @@ fn the_runtime_layer_accepts_what_each_locked_input_schema_accepts() {
     for case in &cases {
         let c = check(case);
         eprintln!(
-            "{} `{}`: {} valid instances generated ({} fields, {} alternatives, each in one); {} accepted calls passed on ({} narrowed by the record), {} refused for a name no value gets through, {} other rejected calls: {} refused, {} passed on unchanged",
+            "{} `{}`: {} valid instances generated ({} fields, {} alternatives, each in one); {} accepted calls passed on ({} narrowed by the record), {} refused for a name no value gets through, {} other rejected calls: {} refused ({} as INVALID_ARGUMENTS), {} passed on unchanged",
             case.origin,
             case.tool,
             c.generated,
@@ -368,6 +418,7 @@ fn the_runtime_layer_accepts_what_each_locked_input_schema_accepts() {
             c.name_refused,
             c.invalid_refused + c.invalid_unchanged,
             c.invalid_refused,
+            c.invalid_arguments,
             c.invalid_unchanged
         );
         let server = case.origin.split(' ').next().unwrap_or_default();
@@ -378,11 +429,12 @@ fn the_runtime_layer_accepts_what_each_locked_input_schema_accepts() {
         total.narrowed += c.narrowed;
         total.name_refused += c.name_refused;
         total.invalid_refused += c.invalid_refused;
+        total.invalid_arguments += c.invalid_arguments;
         total.invalid_unchanged += c.invalid_unchanged;
     }
     eprintln!("tools per origin: {per_origin:?}");
     eprintln!(
-        "{} tools ({examples_count} from the examples): {} valid instances generated, {} alternatives each taken; {} accepted calls passed on, {} narrowed by the record, {} refused for an undeclared name, {} other rejected calls ({} refused, {} passed on unchanged)",
+        "{} tools ({examples_count} from the examples): {} valid instances generated, {} alternatives each taken; {} accepted calls passed on, {} narrowed by the record, {} refused for an undeclared name, {} other rejected calls ({} refused, {} of them as INVALID_ARGUMENTS; {} passed on unchanged)",
         cases.len(),
         total.generated,
         total.alternatives,
@@ -391,7 +443,12 @@ fn the_runtime_layer_accepts_what_each_locked_input_schema_accepts() {
         total.name_refused,
         total.invalid_refused + total.invalid_unchanged,
         total.invalid_refused,
+        total.invalid_arguments,
         total.invalid_unchanged
     );
     assert!(examples_count >= 8, "both examples' tools");
+    assert_eq!(
+        total.invalid_unchanged, 0,
+        "every call the schema rejects is refused before the handler"
+    );
 }

@@ -251,8 +251,11 @@ pub(crate) fn tool_from_map(
     };
     let title = opt_string("title")?;
     let description = opt_string("description")?;
+    // what the runtime layer adds on the wire (a tool's revision) is not
+    // part of the contract it names
+    let wire_version = crate::runtime::wire::take_wire_keys(&mut m);
     let version = match m.remove("version") {
-        None | Some(Value::Null) => None,
+        None | Some(Value::Null) => wire_version,
         Some(v) => Some(v.as_u64().ok_or_else(|| {
             InputError::new(
                 file,

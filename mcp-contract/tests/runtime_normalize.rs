@@ -246,7 +246,8 @@ fn error_codes_are_the_documented_strings() {
             "STALE_TOOL_SCHEMA",
             "CONFLICTING_ALIASES",
             "RESERVED_FIELD",
-            "UNKNOWN_FIELD"
+            "UNKNOWN_FIELD",
+            "INVALID_ARGUMENTS"
         ]
     );
 }

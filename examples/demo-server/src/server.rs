@@ -80,14 +80,21 @@ fn tool_error(message: impl Into<String>) -> Result<CallToolResult, ErrorData> {
 impl DemoServer {
     pub fn new() -> Self {
         let telemetry = Arc::new(DemoTelemetry::from_env());
+        let pinned = revision::pinned_tools();
+        let mut compat = compat().with_hook(telemetry.clone());
+        // the revisions of a pinned lockfile were published: calls built
+        // for them are answered through the record's transitions
+        for (name, digest) in pinned.iter().flat_map(|p| &p.revisions) {
+            compat = compat.with_previous_revision(name, digest);
+        }
         DemoServer {
             router: router(),
             orders: OrderBook::default(),
-            compat: compat().with_hook(telemetry.clone()),
+            compat,
             telemetry,
             effects: EffectLog::from_env(),
             reports: AtomicU64::new(0),
-            pinned: revision::pinned_tools(),
+            pinned: pinned.map(|p| p.tools),
         }
     }
 
@@ -214,10 +221,14 @@ impl ServerHandler for DemoServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = match &self.pinned {
+        let mut tools = match &self.pinned {
             Some(tools) => tools.clone(),
             None => self.router.list_all(),
         };
+        // each definition carries its revision (`_meta`)
+        for t in &mut tools {
+            self.compat.stamp_listed(t);
+        }
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -231,9 +242,14 @@ impl ServerHandler for DemoServer {
         if let Some(rejected) = self.compat.prepare_rmcp(&mut request, &context) {
             return Ok(rejected.into());
         }
-        self.router
+        let name = request.name.to_string();
+        let mut response = self
+            .router
             .call(ToolCallContext::new(self, request, context))
-            .await
+            .await?;
+        // every result, the handler's errors included, names the revision
+        self.compat.stamp_response(&name, &mut response);
+        Ok(response)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

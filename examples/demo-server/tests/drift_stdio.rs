@@ -14,6 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use mcp_contract::runtime::plan::revision_of;
+use mcp_contract::runtime::wire;
 use mcp_contract::{load, lockfile};
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::RunningService;
@@ -122,6 +123,13 @@ async fn old_calls_after_a_redeploy_are_served_or_refused_without_effect() {
     assert!(old_tools.iter().all(|t| t.name != "send_report_v2"));
     let v1 = find(&old_tools, "send_report");
     assert_eq!(properties(v1), ["body", "title"]);
+    // revision 1's definitions carry revision 1's digests
+    let old_lock = lockfile::read(&revision_1).unwrap();
+    let old_search_value = serde_json::to_value(old_search).unwrap();
+    assert_eq!(
+        old_search_value["_meta"][wire::REVISION],
+        json!(old_lock.get("search_catalog").unwrap().digest())
+    );
 
     let search_call = obj(json!({ "query": "usb" }));
     let order_call = obj(json!({
@@ -149,9 +157,22 @@ async fn old_calls_after_a_redeploy_are_served_or_refused_without_effect() {
     .unwrap();
     let locked = lockfile::read(&lock_path).unwrap();
     for (name, tool) in &locked.tools {
+        // each definition names its revision: its lockfile digest, which a
+        // client recomputes from the definition it received
+        let sent = serde_json::to_value(find(&new_tools, name)).unwrap();
         assert_eq!(
-            listed.get(name).map(|t| t.to_published()),
-            Some(tool.to_published()),
+            sent["_meta"][wire::REVISION],
+            json!(tool.digest()),
+            "`{name}`"
+        );
+        assert_eq!(
+            wire::revision_of_definition(&sent),
+            Some(tool.digest()),
+            "`{name}`"
+        );
+        assert_eq!(
+            listed.get(name).unwrap().to_published(),
+            tool.to_published(),
             "`{name}`: published != locked"
         );
     }
@@ -200,7 +221,8 @@ async fn old_calls_after_a_redeploy_are_served_or_refused_without_effect() {
     assert_eq!(sc["fields"], json!(["body"]));
     assert_eq!(lines(&effects).len(), 2, "a rejected call had an effect");
 
-    // A wrong type is refused before the handler runs, too.
+    // A wrong type is refused before the handler runs, naming the place,
+    // what the schema expects there and the tool's revision.
     let r = send(
         &new,
         "create_order",
@@ -210,8 +232,26 @@ async fn old_calls_after_a_redeploy_are_served_or_refused_without_effect() {
         })),
     )
     .await;
-    assert_eq!(r.is_error, Some(true), "{r:?}");
+    let sc = rejected(&r, "INVALID_ARGUMENTS", "create_order", &revision);
+    assert_eq!(sc["errors"][0]["pointer"], "/lines/0/quantity", "{sc}");
+    assert_eq!(sc["errors"][0]["keyword"], "type", "{sc}");
+    assert_eq!(sc["errors"][0]["expected"], "an integer", "{sc}");
+    assert_eq!(sc["nothing_executed"], json!(true));
+    assert_eq!(sc["required_action"], "fix_arguments");
+    let order_revision = json!(locked.get("create_order").unwrap().digest());
+    assert_eq!(sc["tool_revision"], order_revision);
+    assert_eq!(
+        r.meta.as_ref().map(|m| m.0[wire::REVISION].clone()),
+        Some(order_revision.clone()),
+        "a refusal carries the revision in _meta"
+    );
     assert_eq!(lines(&effects).len(), 2, "a rejected call had an effect");
+    // and a call the handler answers carries it too
+    let r = send(&new, "create_order", &order_call).await;
+    assert_eq!(
+        r.meta.as_ref().map(|m| m.0[wire::REVISION].clone()),
+        Some(order_revision)
+    );
     new.cancel().await.expect("shut down");
 
     // Deprecation telemetry: which old paths were taken, never the values.

@@ -4,21 +4,43 @@
 //! only ever replaces a tool the inner server serves, never adds one.
 
 use std::collections::BTreeSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, RwLock};
 
 use ::rmcp::model::*;
 use ::rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::contract::{report_of, startup_report, Contract, Published};
+use super::notify::ListChanged;
 
 /// A server whose tools are published as locked and called through the
 /// compatibility layer: `Contracted::new(server, mcp_contract::rmcp!())`.
+///
+/// Clones share the contract served and the listeners told when it
+/// changes (one clone per Streamable HTTP session is the usual shape).
 pub struct Contracted<S> {
     inner: S,
-    contract: Contract,
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    /// The contract served now ([`Contracted::replace_contract`] swaps it).
+    contract: RwLock<Arc<Contract>>,
     /// Tools already reported (each is reported once per process).
     reported: Mutex<BTreeSet<String>>,
+    /// Tools seen served differently from the lockfile: their answers
+    /// carry no revision (what is served is no locked revision).
+    differs: Mutex<BTreeSet<String>>,
+    listeners: ListChanged,
+}
+
+impl<S: Clone> Clone for Contracted<S> {
+    fn clone(&self) -> Self {
+        Contracted {
+            inner: self.inner.clone(),
+            shared: self.shared.clone(),
+        }
+    }
 }
 
 /// `server.with_contract(mcp_contract::rmcp!())`, for any `ServerHandler`.
@@ -30,33 +52,81 @@ pub trait WithContract: ServerHandler {
 
 impl<S: ServerHandler> WithContract for S {}
 
+/// The locked tools `inner` serves differently from `contract`, with the
+/// verdicts, and the contract with their validation off (their arguments
+/// are the served schema's, not the locked one's).
+fn checked<S: ServerHandler>(
+    inner: &S,
+    contract: Contract,
+) -> (Contract, Vec<(String, Published)>) {
+    let diverging: Vec<(String, Published)> = contract
+        .names()
+        .filter_map(|name| {
+            let served = inner.get_tool(name)?;
+            let verdict = contract.check(&served);
+            matches!(verdict, Published::Differs(_)).then(|| (name.to_string(), verdict))
+        })
+        .collect();
+    let mut compat = contract.compat().clone();
+    for (name, _) in &diverging {
+        compat = compat.without_validation(name);
+    }
+    (contract.with_compat(compat), diverging)
+}
+
 impl<S: ServerHandler> Contracted<S> {
     /// Wraps `inner`. Every locked tool the inner server serves
     /// differently from the lockfile (as its `get_tool` answers, which
     /// `#[tool_handler]` writes) is named on stderr in one line, in every
     /// build: it will be published as served while its calls are checked
-    /// against the locked contract.
+    /// against the locked contract's record (its arguments are not
+    /// validated against the locked schema, which is not the one served).
     pub fn new(inner: S, contract: Contract) -> Self {
-        let diverging: Vec<(String, Published)> = contract
-            .names()
-            .filter_map(|name| {
-                let served = inner.get_tool(name)?;
-                let verdict = contract.check(&served);
-                matches!(verdict, Published::Differs(_)).then(|| (name.to_string(), verdict))
-            })
-            .collect();
+        let (contract, diverging) = checked(&inner, contract);
         if let Some(line) = startup_report(&diverging) {
             eprintln!("{line}");
         }
-        let reported = diverging
-            .iter()
-            .map(|(name, _)| format!("tool {name}"))
-            .collect();
+        let names: BTreeSet<String> = diverging.iter().map(|(n, _)| n.clone()).collect();
+        let reported = names.iter().map(|name| format!("tool {name}")).collect();
         Contracted {
             inner,
-            contract,
-            reported: Mutex::new(reported),
+            shared: Arc::new(Shared {
+                contract: RwLock::new(Arc::new(contract)),
+                reported: Mutex::new(reported),
+                differs: Mutex::new(names),
+                listeners: ListChanged::default(),
+            }),
         }
+    }
+
+    /// Serves `contract` from now on (a reload, a revision switch, a record
+    /// change picked up at run time), then tells every connected client
+    /// (`notifications/tools/list_changed`, sent once the new list is what
+    /// `tools/list` answers). Calls built for the revisions served before
+    /// keep being answered through the new record's transitions; the
+    /// hooks added to the old layer keep being told. Returns how many
+    /// clients were told.
+    pub async fn replace_contract(&self, contract: Contract) -> usize {
+        let old = self.contract();
+        let compat = contract.compat().clone().succeeding(old.compat());
+        let (contract, diverging) = checked(&self.inner, contract.with_compat(compat));
+        if let Some(line) = startup_report(&diverging) {
+            eprintln!("{line}");
+        }
+        {
+            let mut differs = self
+                .shared
+                .differs
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            *differs = diverging.iter().map(|(n, _)| n.clone()).collect();
+        }
+        *self
+            .shared
+            .contract
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = Arc::new(contract);
+        self.notify_tools_changed().await
     }
 }
 
@@ -65,16 +135,44 @@ impl<S> Contracted<S> {
         &self.inner
     }
 
-    pub fn contract(&self) -> &Contract {
-        &self.contract
+    /// The contract served now.
+    pub fn contract(&self) -> Arc<Contract> {
+        self.shared
+            .contract
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
-    /// The tool to publish for one the inner server serves; a tool not
+    /// Who is told when the tool list changes.
+    pub fn listeners(&self) -> &ListChanged {
+        &self.shared.listeners
+    }
+
+    /// Tells every connected client that the tool list changed (call it
+    /// once the inner server serves its new list: an enabled route, a
+    /// feature switched on); returns how many were told.
+    pub async fn notify_tools_changed(&self) -> usize {
+        self.shared.listeners.notify().await
+    }
+
+    /// The tool to publish for one the inner server serves, with its
+    /// revision in `_meta` when it is published as locked; a tool not
     /// published as locked is reported on stderr once per process, in every
     /// build (unless start-up already named it).
     pub fn publish(&self, served: Tool) -> Tool {
         let name = served.name.to_string();
-        let (tool, verdict) = self.contract.publish(served);
+        let contract = self.contract();
+        let (mut tool, verdict) = contract.publish(served);
+        if verdict == Published::Locked {
+            contract.compat().stamp_listed(&mut tool);
+        } else if matches!(verdict, Published::Differs(_)) {
+            self.shared
+                .differs
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(name.clone());
+        }
         self.report_once("tool", &name, &verdict);
         tool
     }
@@ -82,7 +180,7 @@ impl<S> Contracted<S> {
     /// The prompt to publish for one the inner server serves.
     pub fn publish_prompt(&self, served: Prompt) -> Prompt {
         let name = served.name.clone();
-        let (prompt, verdict) = self.contract.publish_prompt(served);
+        let (prompt, verdict) = self.contract().publish_prompt(served);
         self.report_once("prompt", &name, &verdict);
         prompt
     }
@@ -92,6 +190,7 @@ impl<S> Contracted<S> {
             return;
         }
         let first = self
+            .shared
             .reported
             .lock()
             .map(|mut r| r.insert(format!("{kind} {name}")))
@@ -101,6 +200,14 @@ impl<S> Contracted<S> {
                 eprintln!("{line}");
             }
         }
+    }
+
+    fn differs(&self, tool: &str) -> bool {
+        self.shared
+            .differs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(tool)
     }
 }
 
@@ -128,10 +235,59 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(rejected) = self.contract.compat().prepare_rmcp(&mut request, &context) {
+        // one contract for the whole call, even if a switch happens meanwhile
+        let contract = self.contract();
+        let compat = contract.compat();
+        if let Some(rejected) = compat.prepare_rmcp(&mut request, &context) {
             return Ok(rejected.into());
         }
-        self.inner.call_tool(request, context).await
+        let name = request.name.to_string();
+        let mut response = self.inner.call_tool(request, context).await?;
+        if !self.differs(&name) {
+            compat.stamp_response(&name, &mut response);
+        }
+        Ok(response)
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        let mut info = self.inner.get_info();
+        // the wrapper tells clients when the list it serves changes
+        info.capabilities
+            .tools
+            .get_or_insert_with(Default::default)
+            .list_changed = Some(true);
+        info
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.shared.listeners.add_peer(context.peer.clone());
+        self.inner.on_initialized(context).await
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let inner = self.inner.accepted_subscription_filter(requested);
+        if requested.tools_list_changed != Some(true) {
+            return inner;
+        }
+        let mut accepted = inner.unwrap_or_default();
+        accepted.tools_list_changed = Some(true);
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let sink = context.sink().clone();
+        let ours = sink.accepted().tools_list_changed == Some(true);
+        if ours {
+            self.shared.listeners.add_subscription(sink.clone());
+        }
+        let result = self.inner.listen(context).await;
+        if ours {
+            self.shared.listeners.remove_subscription(&sink);
+        }
+        result
     }
 
     // Everything else: the inner server's own answer.
@@ -215,15 +371,6 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
     ) -> Result<ReadResourceResponse, ErrorData> {
         self.inner.read_resource(request, context).await
     }
-    fn accepted_subscription_filter(
-        &self,
-        requested: &SubscriptionFilter,
-    ) -> Option<SubscriptionFilter> {
-        self.inner.accepted_subscription_filter(requested)
-    }
-    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.inner.listen(context).await
-    }
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
@@ -259,9 +406,6 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
     ) {
         self.inner.on_progress(notification, context).await
     }
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.inner.on_initialized(context).await
-    }
     async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
         self.inner.on_roots_list_changed(context).await
     }
@@ -273,9 +417,6 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
         self.inner
             .on_custom_notification(notification, context)
             .await
-    }
-    fn get_info(&self) -> ServerConfig {
-        self.inner.get_info()
     }
     async fn get_task(
         &self,

@@ -24,12 +24,14 @@ mod contract;
 mod contracted;
 mod handler;
 mod json_diff;
+mod notify;
 
 pub use assert::{assert_locked, assert_prompts_locked, locked_differences};
 pub use contract::{Contract, Published};
 pub use contracted::{Contracted, WithContract};
 pub use handler::{AsyncMethod, AsyncMethodFn, RmcpHandler, ToolHandler};
 pub use json_diff::{first_differences, Difference};
+pub use notify::ListChanged;
 
 /// The [`Contract`] the build step (`mcp-contract-build`, from `build.rs`)
 /// generated for this package: `Contracted::new(server, mcp_contract::rmcp!())`.

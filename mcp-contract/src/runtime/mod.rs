@@ -44,6 +44,8 @@ pub mod rmcp;
 pub mod served;
 pub mod stale;
 pub mod telemetry;
+pub mod validate;
+pub mod wire;
 
 pub use caller::Caller;
 pub use clock::{Clock, ManualClock, SystemClock};

@@ -568,32 +568,7 @@ impl Eval<'_, '_> {
 /// with optional `^`/`$` anchors (escaped punctuation is literal); any
 /// other pattern is taken to match.
 pub fn may_match(pattern: &str, name: &str) -> bool {
-    let (anchored_start, rest) = match pattern.strip_prefix('^') {
-        Some(r) => (true, r),
-        None => (false, pattern),
-    };
-    let mut literal = String::new();
-    let mut anchored_end = false;
-    let mut chars = rest.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some(e) if e.is_ascii_punctuation() => literal.push(e),
-                _ => return true,
-            },
-            '$' if chars.peek().is_none() => anchored_end = true,
-            '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '^' | '$' => {
-                return true
-            }
-            c => literal.push(c),
-        }
-    }
-    match (anchored_start, anchored_end) {
-        (true, true) => name == literal,
-        (true, false) => name.starts_with(&literal),
-        (false, true) => name.ends_with(&literal),
-        (false, false) => name.contains(&literal),
-    }
+    super::validate::literal_match(pattern, name).unwrap_or(true)
 }
 
 #[cfg(test)]

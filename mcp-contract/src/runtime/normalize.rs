@@ -48,6 +48,9 @@ impl ToolPlan {
                 replacement,
                 message: format!("{message} {NOTHING_EXECUTED}"),
                 revision: revision.to_string(),
+                tool_revision: (!self.revision.is_empty()).then(|| self.revision.clone()),
+                stated_revision: None,
+                errors: vec![],
             })
         };
 

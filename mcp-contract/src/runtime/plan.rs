@@ -33,6 +33,21 @@ pub struct CompatPlan {
 /// What the runtime layer does for one published tool.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolPlan {
+    /// The tool's revision: its lockfile `digest`, sent in `_meta`
+    /// ([`wire`](super::wire)).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub revision: String,
+    /// Older revisions of the tool the server still answers calls built
+    /// for, through the record's transitions (newest first).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub previous: Vec<String>,
+    /// The contract's declared major version (part of what the revision covers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+    /// The locked `inputSchema` the arguments are validated against before
+    /// the handler runs ([`validate`](super::validate)).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub input_schema: Value,
     /// The argument names the published schema declares, at its root and
     /// in every alternative, `allOf` part, reference and conditional branch
     /// (aliases excluded): what the handler reads.
@@ -233,6 +248,9 @@ pub fn derive(
         plan.tools.insert(
             name.clone(),
             ToolPlan {
+                revision: tool.digest(),
+                version: tool.version,
+                input_schema: tool.input_schema.clone(),
                 properties: names.declared,
                 open: names.typed_extras,
                 names: names.rule,

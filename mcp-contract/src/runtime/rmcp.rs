@@ -60,7 +60,8 @@ impl Compat {
         caller: &Caller<'_>,
     ) -> Option<CallToolResult> {
         let args = request.arguments.take();
-        match self.prepare_for(&request.name, args, caller) {
+        let stated = super::wire::stated_revision(request.meta.as_ref().map(|m| &m.0 .0));
+        match self.prepare_call(&request.name, args, stated, caller) {
             Prepared::Call(args) => {
                 request.arguments = Some(args);
                 None
@@ -70,11 +71,67 @@ impl Compat {
     }
 }
 
+impl Compat {
+    /// Adds the revision of a definition `tools/list` is about to send to
+    /// its `_meta`, when it is a revision this layer serves (the current
+    /// one or one of the tool's previous ones): the digest of the
+    /// definition as sent, so it is never the revision of something else.
+    pub fn stamp_listed(&self, tool: &mut rmcp::model::Tool) {
+        let Some(plan) = self.plan().tools.get(tool.name.as_ref()) else {
+            return;
+        };
+        if plan.revision.is_empty() {
+            return;
+        }
+        let Ok(mut value) = serde_json::to_value(&*tool) else {
+            return;
+        };
+        if let (Some(v), Some(m)) = (plan.version, value.as_object_mut()) {
+            super::wire::stamp(m, super::wire::tool_meta("", Some(v)));
+        }
+        let Some(digest) = super::wire::revision_of_definition(&value) else {
+            return;
+        };
+        if digest == plan.revision || plan.previous.contains(&digest) {
+            stamp_tool(tool, &digest, plan.version);
+        }
+    }
+
+    /// Adds the revision of `tool` to a `tools/call` result, whoever wrote
+    /// it (the handler or this layer), when the tool is locked.
+    pub fn stamp_response(&self, tool: &str, response: &mut rmcp::model::CallToolResponse) {
+        if let (Some(r), rmcp::model::CallToolResponse::Complete(result)) =
+            (self.tool_revision(tool), response)
+        {
+            stamp_result(result, r);
+        }
+    }
+}
+
 impl StaleCall {
     /// The rejection as rmcp's `CallToolResult` (`isError: true`).
     pub fn to_rmcp(&self) -> CallToolResult {
         let mut result = CallToolResult::structured_error(self.structured());
         result.content = vec![ContentBlock::text(self.message.clone())];
+        if let Some(r) = &self.tool_revision {
+            stamp_result(&mut result, r);
+        }
         result
     }
+}
+
+/// Adds the tool's revision to a result's `_meta` ([`super::wire`]).
+pub fn stamp_result(result: &mut CallToolResult, revision: &str) {
+    let meta = result
+        .meta
+        .get_or_insert_with(|| rmcp::model::MetaObject(Default::default()));
+    meta.0.extend(super::wire::tool_meta(revision, None));
+}
+
+/// Adds the tool's revision (and declared version) to a definition's `_meta`.
+pub fn stamp_tool(tool: &mut rmcp::model::Tool, revision: &str, version: Option<u64>) {
+    let meta = tool
+        .meta
+        .get_or_insert_with(|| rmcp::model::MetaObject(Default::default()));
+    meta.0.extend(super::wire::tool_meta(revision, version));
 }

@@ -12,14 +12,27 @@
 //!   "replacement": "delivery_instructions",
 //!   "required_action": "refresh_tools",
 //!   "side_effect_started": false,
+//!   "nothing_executed": true,
 //!   "contract_revision": "sha256:…",
+//!   "tool_revision": "sha256:…",
 //!   "message": "…the same text as the content…"
 //! }
 //! ```
+//!
+//! `INVALID_ARGUMENTS` (and a `STALE_TOOL_SCHEMA` for a call built for an
+//! older revision the current one cannot serve) also carry `errors`: each
+//! failing place as a JSON pointer into the arguments, the keyword that
+//! refused it and what the schema expects there
+//! (`{"pointer": "/limit", "keyword": "maximum", "expected": "at most 50"}`).
+//! `tool_revision` is the revision of the tool served (its lockfile
+//! `digest`, see [`super::wire`]); `stated_revision` the one the call said
+//! it was built for, when it said one.
 
 use std::fmt;
 
 use serde_json::{json, Map, Value};
+
+use super::validate::Invalid;
 
 /// Why a call was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -34,14 +47,19 @@ pub enum ErrorCode {
     ReservedField,
     /// An argument name the contract does not declare.
     UnknownField,
+    /// The arguments do not match the tool's input schema (a required
+    /// field missing, a value of the wrong type, out of range, not among
+    /// the allowed values), for a call built for the current revision.
+    InvalidArguments,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 4] = [
+    pub const ALL: [ErrorCode; 5] = [
         ErrorCode::StaleToolSchema,
         ErrorCode::ConflictingAliases,
         ErrorCode::ReservedField,
         ErrorCode::UnknownField,
+        ErrorCode::InvalidArguments,
     ];
 
     /// The code as it appears in `structuredContent.error_code`.
@@ -51,13 +69,16 @@ impl ErrorCode {
             ErrorCode::ConflictingAliases => "CONFLICTING_ALIASES",
             ErrorCode::ReservedField => "RESERVED_FIELD",
             ErrorCode::UnknownField => "UNKNOWN_FIELD",
+            ErrorCode::InvalidArguments => "INVALID_ARGUMENTS",
         }
     }
 
     /// What the caller must do before trying again.
     pub fn required_action(self) -> RequiredAction {
         match self {
-            ErrorCode::ConflictingAliases => RequiredAction::FixArguments,
+            ErrorCode::ConflictingAliases | ErrorCode::InvalidArguments => {
+                RequiredAction::FixArguments
+            }
             _ => RequiredAction::RefreshTools,
         }
     }
@@ -101,6 +122,13 @@ pub struct StaleCall {
     pub message: String,
     /// The contract revision the server serves.
     pub revision: String,
+    /// The revision of the tool served (its lockfile digest), when known.
+    pub tool_revision: Option<String>,
+    /// The revision the call said it was built for, when it said one.
+    pub stated_revision: Option<String>,
+    /// Where the arguments fail the schema (`INVALID_ARGUMENTS`, and a
+    /// stale call the current revision cannot serve).
+    pub errors: Vec<Invalid>,
 }
 
 impl StaleCall {
@@ -123,8 +151,25 @@ impl StaleCall {
             "required_action".into(),
             json!(self.required_action().as_str()),
         );
+        if !self.errors.is_empty() {
+            let errors: Vec<Value> = self
+                .errors
+                .iter()
+                .map(
+                    |e| json!({"pointer": e.pointer, "keyword": e.keyword, "expected": e.expected}),
+                )
+                .collect();
+            m.insert("errors".into(), Value::Array(errors));
+        }
         m.insert("side_effect_started".into(), json!(false));
+        m.insert("nothing_executed".into(), json!(true));
         m.insert("contract_revision".into(), json!(self.revision));
+        if let Some(r) = &self.tool_revision {
+            m.insert("tool_revision".into(), json!(r));
+        }
+        if let Some(r) = &self.stated_revision {
+            m.insert("stated_revision".into(), json!(r));
+        }
         m.insert("message".into(), json!(self.message));
         Value::Object(m)
     }
@@ -132,11 +177,15 @@ impl StaleCall {
     /// The whole `CallToolResult` as JSON: text content, `isError: true`,
     /// `structuredContent`.
     pub fn to_call_result(&self) -> Value {
-        json!({
+        let mut result = json!({
             "content": [{ "type": "text", "text": self.message }],
             "isError": true,
             "structuredContent": self.structured(),
-        })
+        });
+        if let (Some(r), Value::Object(m)) = (&self.tool_revision, &mut result) {
+            super::wire::stamp(m, super::wire::tool_meta(r, None));
+        }
+        result
     }
 }
 
