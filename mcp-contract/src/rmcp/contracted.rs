@@ -211,6 +211,15 @@ impl<S> Contracted<S> {
     }
 }
 
+/// The wrapper tells clients when the list it serves changes.
+fn with_list_changed(mut info: ServerConfig) -> ServerConfig {
+    info.capabilities
+        .tools
+        .get_or_insert_with(Default::default)
+        .list_changed = Some(true);
+    info
+}
+
 #[allow(deprecated)]
 impl<S: ServerHandler> ServerHandler for Contracted<S> {
     async fn list_tools(
@@ -250,13 +259,7 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
     }
 
     fn get_info(&self) -> ServerConfig {
-        let mut info = self.inner.get_info();
-        // the wrapper tells clients when the list it serves changes
-        info.capabilities
-            .tools
-            .get_or_insert_with(Default::default)
-            .list_changed = Some(true);
-        info
+        with_list_changed(self.inner.get_info())
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -300,13 +303,18 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        self.inner.initialize(request, context).await
+        self.inner
+            .initialize(request, context)
+            .await
+            .map(with_list_changed)
     }
     fn negotiate_initialize(
         &self,
         request: &InitializeRequestParams,
     ) -> Result<InitializeResult, ErrorData> {
-        self.inner.negotiate_initialize(request)
+        self.inner
+            .negotiate_initialize(request)
+            .map(with_list_changed)
     }
     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
         self.inner.supported_protocol_versions()
@@ -315,7 +323,13 @@ impl<S: ServerHandler> ServerHandler for Contracted<S> {
         &self,
         context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        self.inner.discover(context).await
+        let mut result = self.inner.discover(context).await?;
+        result
+            .capabilities
+            .tools
+            .get_or_insert_with(Default::default)
+            .list_changed = Some(true);
+        Ok(result)
     }
     async fn complete(
         &self,

@@ -50,7 +50,11 @@ impl Compat {
     ) -> Option<CallToolResult> {
         let info = context.peer.peer_info();
         let caller = info.as_deref().map(caller_of).unwrap_or_default();
-        self.prepare_rmcp_for(request, &caller)
+        // rmcp hands the request's `_meta` to the handler in the context
+        let stated = super::wire::stated_revision(request.meta.as_ref().map(|m| &m.0 .0))
+            .or_else(|| super::wire::stated_revision(Some(&context.meta.0 .0)))
+            .map(str::to_string);
+        self.prepare_rmcp_stated(request, stated.as_deref(), &caller)
     }
 
     /// [`prepare_rmcp`](Self::prepare_rmcp) for a caller the server names.
@@ -59,8 +63,20 @@ impl Compat {
         request: &mut CallToolRequestParams,
         caller: &Caller<'_>,
     ) -> Option<CallToolResult> {
+        let stated = super::wire::stated_revision(request.meta.as_ref().map(|m| &m.0 .0))
+            .map(str::to_string);
+        self.prepare_rmcp_stated(request, stated.as_deref(), caller)
+    }
+
+    /// [`prepare_rmcp_for`](Self::prepare_rmcp_for) for a call built for
+    /// the revision `stated` (see [`super::wire`]).
+    pub fn prepare_rmcp_stated(
+        &self,
+        request: &mut CallToolRequestParams,
+        stated: Option<&str>,
+        caller: &Caller<'_>,
+    ) -> Option<CallToolResult> {
         let args = request.arguments.take();
-        let stated = super::wire::stated_revision(request.meta.as_ref().map(|m| &m.0 .0));
         match self.prepare_call(&request.name, args, stated, caller) {
             Prepared::Call(args) => {
                 request.arguments = Some(args);

@@ -47,12 +47,11 @@ pub fn tool_meta(revision: &str, version: Option<u64>) -> Map<String, Value> {
 /// a result), creating it when absent; a `_meta` that is not an object is
 /// left alone (it is the server's own, and not ours to replace).
 pub fn stamp(target: &mut Map<String, Value>, entries: Map<String, Value>) {
-    match target
+    if let Value::Object(meta) = target
         .entry("_meta")
         .or_insert_with(|| Value::Object(Map::new()))
     {
-        Value::Object(meta) => meta.extend(entries),
-        _ => {}
+        meta.extend(entries);
     }
 }
 
