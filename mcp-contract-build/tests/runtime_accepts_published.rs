@@ -2,8 +2,9 @@
 //! lockfiles and migration records) and every tool the build step derives
 //! from the real servers in `../shared/rmcp-servers/` (read in place), the
 //! runtime layer, given the plan the build step would write, answers calls
-//! the way the locked input schema does. The `jsonschema` crate is the
-//! oracle; instances come from `schema_instances` (each alternative branch,
+//! the way the locked input schema does under the project's format policy.
+//! The compiled graph's exact evaluator is the oracle (the `jsonschema`
+//! crate where it cannot decide); instances come from `schema_instances` (each alternative branch,
 //! each optional field, each enum value).
 //!
 //! - every instance the schema accepts is passed on unchanged (except for
@@ -161,12 +162,38 @@ fn runtime(
     }
 }
 
+/// Valid under the project's format policy: the compiled graph's exact
+/// evaluator decides (the integer widths schemars writes are the ranges
+/// serde enforces: a `u32` field takes no 2^40); where it cannot decide,
+/// the `jsonschema` crate does.
+struct Oracle<'a> {
+    js: jsonschema::Validator,
+    graph: mcp_contract::schema::graph::Graph<'a>,
+    root: mcp_contract::schema::graph::NodeId,
+}
+
+impl<'a> Oracle<'a> {
+    fn new(schema: &'a Value, at: &str) -> Self {
+        let js = jsonschema::validator_for(schema)
+            .unwrap_or_else(|e| panic!("{at}: the oracle cannot read the schema: {e}"));
+        let mut graph = mcp_contract::schema::graph::Graph::new();
+        let root = graph.add(schema, mcp_contract::schema::graph::Draft::D2020);
+        Oracle { js, graph, root }
+    }
+
+    fn is_valid(&self, v: &Value) -> bool {
+        match mcp_contract::schema::graph::eval::accepts(&self.graph, self.root, v).known() {
+            Some(b) => b,
+            None => self.js.is_valid(v),
+        }
+    }
+}
+
 fn check(case: &Case) -> Counts {
     let at = format!("{} `{}`", case.origin, case.tool);
     let plan = &case.plan.tools[&case.tool];
     let compat = Compat::new(case.plan.clone());
-    let oracle = jsonschema::validator_for(&case.schema)
-        .unwrap_or_else(|e| panic!("{at}: the oracle cannot read the schema: {e}"));
+    let oracle = Oracle::new(&case.schema, &at);
     let mut generator = Generator::new(&case.schema);
     let mut seen = BTreeSet::new();
     let mut valid: Vec<(Map<String, Value>, BTreeSet<String>)> = vec![];

@@ -17,16 +17,20 @@
 //! `unevaluatedProperties`/`unevaluatedItems`, `$dynamicRef`, a reference
 //! outside the document, a walk past [`MAX_STEPS`]), the answer is "not
 //! decided" and the call goes on to the handler unchanged: the layer never
-//! refuses a call the schema accepts. `format` is an annotation (the
-//! dialects' default, and what rmcp's deserialization enforces is the
-//! handler's to say), so it refuses nothing.
+//! refuses a call the schema accepts. `format` follows the project's
+//! policy (`schema::graph::format`): the integer and float widths
+//! schemars writes (`uint8`, `int32`, ...) are the ranges serde enforces,
+//! and refused past them; a string format the policy asserts (`date-time`,
+//! `email`, `uuid`, ...) needs a checker this layer does not link, so such
+//! a string is not decided; any other format is an annotation.
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::schema::numeric::Num;
+use crate::schema::numeric::{format_range, is_integer_format, Bound, Num};
 use crate::schema::types::TypeSet;
+use crate::schema::vocabulary::ASSERTED_FORMATS;
 use crate::schema::{dialect, refs};
 
 /// Most failing places one answer lists.
@@ -86,6 +90,15 @@ impl Verdict {
     }
 }
 
+/// What a width `format` confines numbers to.
+#[derive(Debug, Clone)]
+struct Width {
+    lo: Bound,
+    hi: Bound,
+    integral: bool,
+    name: String,
+}
+
 /// One schema, compiled.
 #[derive(Debug, Clone, Default)]
 pub struct Validator {
@@ -110,6 +123,11 @@ struct Node {
     min_length: Option<u64>,
     max_length: Option<u64>,
     pattern: Option<String>,
+    /// A `format` the policy asserts on strings (not decided here).
+    string_format: bool,
+    /// A width `format` (`uint8`, `float`, ...): the range it confines
+    /// numbers to, whether it takes integers only, and its name.
+    width: Option<Width>,
     prefix_items: Vec<usize>,
     items: Option<usize>,
     contains: Option<usize>,
@@ -253,6 +271,19 @@ impl<'a> Compiler<'a> {
             min_length: count("minLength"),
             max_length: count("maxLength"),
             pattern: m.get("pattern").and_then(Value::as_str).map(str::to_string),
+            string_format: m
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| ASSERTED_FORMATS.contains(&f)),
+            width: m.get("format").and_then(Value::as_str).and_then(|f| {
+                let (lo, hi) = format_range(f)?;
+                Some(Width {
+                    lo,
+                    hi,
+                    integral: is_integer_format(f),
+                    name: f.to_string(),
+                })
+            }),
             min_contains: count("minContains"),
             max_contains: count("maxContains"),
             min_items: count("minItems"),
@@ -499,6 +530,23 @@ impl Walk<'_> {
         if let Some(m) = n.exclusive_maximum.filter(|m| x.total_cmp(m) != Less) {
             failed.push(("exclusiveMaximum", format!("less than {m}")));
         }
+        if let Some(w) = &n.width {
+            let outside = |b: &Bound, beyond: std::cmp::Ordering| {
+                let o = x.total_cmp(&b.value);
+                o == beyond || (o.is_eq() && b.exclusive)
+            };
+            let fraction = w.integral && matches!(x, Num::Float(f) if f.fract() != 0.0);
+            if outside(&w.lo, Less) || outside(&w.hi, Greater) || fraction {
+                let kind = if w.integral { "an integer" } else { "a number" };
+                failed.push((
+                    "format",
+                    format!(
+                        "{kind} from {} to {} (`{}`)",
+                        w.lo.value, w.hi.value, w.name
+                    ),
+                ));
+            }
+        }
         let mut undecided = false;
         if let Some(d) = n.multiple_of {
             match is_multiple(x, d) {
@@ -544,6 +592,9 @@ impl Walk<'_> {
                     format!("a string of at most {m} character{}", plural(m)),
                 ));
             }
+        }
+        if n.string_format {
+            out = out.and(Verdict::Undecided);
         }
         if let Some(p) = &n.pattern {
             out = out.and(match literal_match(p, s) {
@@ -1040,6 +1091,29 @@ mod tests {
         let pp = json!({"patternProperties": {"^x-[a-z]+$": {"type": "string"}},
             "additionalProperties": false});
         assert_eq!(verdict(pp, json!({"x-a": 1})), Verdict::Undecided);
+    }
+
+    #[test]
+    fn formats_follow_the_policy() {
+        let u8s = json!({"type": "integer", "format": "uint8"});
+        assert_eq!(verdict(u8s.clone(), json!(255)), Verdict::Valid);
+        assert_eq!(errors(u8s.clone(), json!(256)), [("".into(), "format")]);
+        assert!(matches!(
+            verdict(u8s.clone(), json!(-1)),
+            Verdict::Invalid(_)
+        ));
+        assert_eq!(verdict(u8s.clone(), json!(7.0)), Verdict::Valid);
+        assert!(matches!(verdict(u8s, json!(7.5)), Verdict::Invalid(_)));
+        let f32s = json!({"type": "number", "format": "float"});
+        assert_eq!(verdict(f32s.clone(), json!(0.5)), Verdict::Valid);
+        assert!(matches!(verdict(f32s, json!(1e300)), Verdict::Invalid(_)));
+        let dt = json!({"type": "string", "format": "date-time"});
+        assert_eq!(verdict(dt.clone(), json!("not a date")), Verdict::Undecided);
+        assert!(matches!(verdict(dt, json!(1)), Verdict::Invalid(_)));
+        assert_eq!(
+            verdict(json!({"format": "custom-thing"}), json!("x")),
+            Verdict::Valid
+        );
     }
 
     #[test]

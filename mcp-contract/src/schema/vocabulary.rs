@@ -92,3 +92,28 @@ pub fn handling(keyword: &str) -> Option<Handling> {
         None
     }
 }
+
+/// The string `format`s the project's policy asserts (`schema::graph`'s
+/// format policy: a string that is not one is rejected, as servers built
+/// on zod, pydantic or `validator` do).
+pub const ASSERTED_FORMATS: &[&str] = &[
+    "date",
+    "date-time",
+    "duration",
+    "email",
+    "hostname",
+    "idn-email",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "iri",
+    "iri-reference",
+    "json-pointer",
+    "regex",
+    "relative-json-pointer",
+    "time",
+    "uri",
+    "uri-reference",
+    "uri-template",
+    "uuid",
+];

@@ -15,28 +15,9 @@
 use super::{Dec, Draft};
 use crate::schema::numeric::{format_range, is_integer_format, Num};
 
-/// The string formats the policy asserts.
-pub const ASSERTED: &[&str] = &[
-    "date",
-    "date-time",
-    "duration",
-    "email",
-    "hostname",
-    "idn-email",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "iri",
-    "iri-reference",
-    "json-pointer",
-    "regex",
-    "relative-json-pointer",
-    "time",
-    "uri",
-    "uri-reference",
-    "uri-template",
-    "uuid",
-];
+/// The string formats the policy asserts (kept where the runtime layer,
+/// which links no graph, reads them too).
+pub use crate::schema::vocabulary::ASSERTED_FORMATS as ASSERTED;
 
 /// Is `format` one the policy asserts for strings?
 pub fn asserted(format: &str) -> bool {
