@@ -133,6 +133,56 @@ fn refused_while_a_client_still_calls() {
     assert_eq!(removal["entry_line"], 1);
 }
 
+/// The server's own `UsageRecorder` counts 2 calls of `field:query` by
+/// `mcp/0.1.0` on the check's today (2026-12-01), beside a file showing
+/// November quiet. The window 2026-11-01..2026-11-30 is quiet and covered,
+/// and today's calls still refuse; with today's file alone the refusal
+/// names them beside the missing coverage.
+#[test]
+fn calls_recorded_today_refuse_beside_a_quiet_month_and_alone() {
+    use mcp_contract::runtime::{Caller, DeprecationHook, ManualClock, Usage, UsageRecorder};
+    let r = alias_removed();
+    let f = Files::new();
+    let quiet = f.write(
+        "nov-quiet.json",
+        &evidence_json("2026-11-01", "2026-11-30", &[], &[]),
+    );
+    let today_file = f.write("usage-today.json", "");
+    std::fs::remove_file(&today_file).unwrap();
+    let clock = ManualClock::new(mcp_contract::date::Date::parse("2026-12-01").unwrap());
+    let recorder = UsageRecorder::with_clock(&today_file, std::sync::Arc::new(clock));
+    let alias = Usage::DeprecatedField {
+        from: "query".into(),
+        to: "search_text".into(),
+    };
+    for _ in 0..2 {
+        recorder.record("search", &alias, &Caller::client("mcp", "0.1.0"));
+    }
+    recorder.flush().expect("the recorder writes its file");
+    drop(recorder);
+
+    let today = ["--today", "2026-12-01"];
+    let run = check(&r, &["--usage", &quiet, &today_file, today[0], today[1]]);
+    assert_eq!(run.code, 1, "{run:?}");
+    for want in [
+        "error[usage.removal-refused]: removing the alias `query` of `search` (renamed to `search_text`): usage evidence does not clear it: 1 client(s) took it after the window, on or after today 2026-12-01\n",
+        "  = mcp/0.1.0: calls on 2026-12-01, after the window; today is not over, and its calls count (2 hit(s))\n",
+        "  help: would clear: no call from mcp/0.1.0 after 2026-12-01 (cleared on 2027-01-01 at the earliest)\n",
+    ] {
+        assert!(run.stdout.contains(want), "missing {want:?}: {run:?}");
+    }
+    assert!(!run.stdout.contains("cleared by usage evidence"), "{run:?}");
+
+    let alone = check(&r, &["--usage", &today_file, today[0], today[1]]);
+    assert_eq!(alone.code, 1, "{alone:?}");
+    for want in [
+        "usage evidence does not clear it: 1 client(s) took it after the window, on or after today 2026-12-01; the data covers 0 of the 30 days of the quiet window 2026-11-01..2026-11-30, 30 needed\n",
+        "  = mcp/0.1.0: calls on 2026-12-01, after the window; today is not over, and its calls count (2 hit(s))\n",
+    ] {
+        assert!(alone.stdout.contains(want), "missing {want:?}: {alone:?}");
+    }
+}
+
 /// The SHA-256 of the merged evidence as the documented canonical JSON:
 /// sorted keys, two-space indent, a trailing newline.
 fn digest(merged: &Value) -> String {

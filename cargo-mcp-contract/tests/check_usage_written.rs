@@ -151,6 +151,155 @@ fn refused_with_a_call_in_the_window() {
     }
 }
 
+/// The two sample lines docs/usage-gate.md shows for calls after the
+/// window: today (not over), then a day ahead of `--today`.
+fn documented_after_window() -> [String; 2] {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/usage-gate.md"),
+    )
+    .unwrap();
+    let marker = "<!-- checked-by: cargo-mcp-contract/tests/check_usage_written.rs -->\n```text\n";
+    let start = page.find(marker).expect("the sample lines") + marker.len();
+    let sample = &page[start..start + page[start..].find("```").unwrap()];
+    let lines: Vec<String> = sample.lines().map(str::to_string).collect();
+    lines.try_into().expect("two sample lines")
+}
+
+/// python-agent/1.0 calls `query` 40 times on `day`; the evidence covers
+/// 2026-11-01 through `day`, every day with data.
+fn forty_calls_on(f: &Files, day: &str) -> String {
+    f.write(
+        "usage.json",
+        &evidence_json(
+            "2026-11-01",
+            day,
+            &[],
+            &[("search", "field:query", "python-agent/1.0", day, 40)],
+        ),
+    )
+}
+
+/// The run in every check format: exit 1, and the refusal (and each of
+/// `also`) in each, with the days of the calls after the window.
+fn refused_in_every_format(r: &TestRepo, ev: &str, also: &[&str], days: &str) {
+    for format in ["human", "json", "sarif", "github", "junit", "markdown"] {
+        let run = check(r, &["--usage", ev, TODAY[0], TODAY[1], "--format", format]);
+        assert_eq!(run.code, 1, "{format}: {run:?}");
+        for rule in ["usage.removal-refused"].iter().chain(also) {
+            assert!(run.stdout.contains(rule), "{format}: no {rule}: {run:?}");
+        }
+        assert!(
+            run.stdout
+                .contains("1 client(s) took it after the window, on or after today 2026-12-21"),
+            "{format}: {run:?}"
+        );
+        assert!(
+            run.stdout.contains(&format!(
+                "python-agent/1.0: calls on {days}, after the window"
+            )),
+            "{format}: {run:?}"
+        );
+        assert!(
+            !run.stdout.contains("cleared by usage evidence (no call"),
+            "{format}: {run:?}"
+        );
+    }
+    // JSON carries the calls after the window apart from those in it
+    let v = json_of(&check(
+        r,
+        &["--usage", ev, TODAY[0], TODAY[1], "--format", "json"],
+    ));
+    let removal = &v["checks"][0]["usage"]["removals"][0];
+    assert_eq!(removal["verdict"], "refused", "{removal}");
+    assert_eq!(removal["callers"], json!([]), "{removal}");
+    assert_eq!(
+        removal["after_window"],
+        json!([{"client": "python-agent/1.0", "days": [days], "hits": 40}]),
+        "{removal}"
+    );
+    assert_eq!(
+        (removal["covered"].as_u64(), removal["needed"].as_u64()),
+        (Some(30), Some(30)),
+        "{removal}"
+    );
+    // and nothing is recorded as the proof
+    let record = check(r, &["--usage", ev, TODAY[0], TODAY[1], "--record-evidence"]);
+    assert_eq!(record.code, 1, "{record:?}");
+    assert_eq!(r.read(RECORD), REMOVAL);
+}
+
+/// A call dated the check's today: the window 2026-11-21..2026-12-20 is
+/// quiet and covered, and the 40 calls of the 21st still refuse. The same
+/// row dated 2026-12-20 is in the window, and refuses as such.
+#[test]
+fn refused_with_a_call_today_after_the_window_in_every_format() {
+    let r = hand_written_alias_removed();
+    let f = Files::new();
+    let ev = forty_calls_on(&f, "2026-12-21");
+    refused_in_every_format(&r, &ev, &[], "2026-12-21");
+    let run = check(&r, &["--usage", &ev, TODAY[0], TODAY[1]]);
+    let [today_line, _] = documented_after_window();
+    assert!(
+        run.stdout.contains(&format!("{today_line}\n")),
+        "{today_line}\n{run:?}"
+    );
+    // evidence that ends today is not ahead of the check
+    assert!(
+        !run.stdout.contains("usage.evidence-after-today"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("help: would clear: no call from python-agent/1.0 after 2026-12-21 (cleared on 2027-01-21 at the earliest)"),
+        "{run:?}"
+    );
+
+    let f = Files::new();
+    let in_window = forty_calls_on(&f, "2026-12-20");
+    let run = check(&r, &["--usage", &in_window, TODAY[0], TODAY[1]]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("  = python-agent/1.0: last hit 2026-12-20, 40 hit(s) in the window"),
+        "{run:?}"
+    );
+}
+
+/// A row dated a day ahead of `--today` (a collector whose clock runs
+/// fast): refused, and the file whose range ends after today is reported.
+#[test]
+fn refused_with_a_call_dated_ahead_of_today_in_every_format() {
+    let r = hand_written_alias_removed();
+    let f = Files::new();
+    let ev = forty_calls_on(&f, "2026-12-22");
+    refused_in_every_format(&r, &ev, &["usage.evidence-after-today"], "2026-12-22");
+    let run = check(&r, &["--usage", &ev, TODAY[0], TODAY[1]]);
+    let [_, ahead_line] = documented_after_window();
+    assert!(
+        run.stdout.contains(&format!("{ahead_line}\n")),
+        "{ahead_line}\n{run:?}"
+    );
+    assert!(
+        run.stdout.contains("warning[usage.evidence-after-today]: usage evidence 2026-11-01..2026-12-22 ends after the check's today 2026-12-21"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("--today 2026-12-23"), "{run:?}");
+    let v = json_of(&check(
+        &r,
+        &["--usage", &ev, TODAY[0], TODAY[1], "--format", "json"],
+    ));
+    let findings = v["usage"]["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        findings
+            .iter()
+            .any(|x| x["rule"] == "usage.evidence-after-today"
+                && x["file"].as_str() == Some(ev.as_str())
+                && x["level"] == "warning"),
+        "{v}"
+    );
+}
+
 /// A condition on a change whose removal usage evidence cannot count is a
 /// record error at the condition's line (exit 2), not a condition that
 /// looks enforced.

@@ -27,7 +27,8 @@
 //! `"usage": {"removals": [{"tool", "kind": "alias"|"default"|"old-version"|"tool",
 //! "path": "field:query"|null, "entry_line", "condition", "verdict":
 //! "cleared"|"refused"|"no-evidence"|"no-condition"|"waived", "fails",
-//! "window", "callers": [{"client", "last_hit", "hits"}], "covered", "needed",
+//! "window", "callers": [{"client", "last_hit", "hits"}], "after_window":
+//! [{"client", "days", "hits"}] (calls today or later), "covered", "needed",
 //! "gaps", "would_clear", "evidence_record", "expected_record", "finding"}]}`,
 //! and the report a top-level `"usage": {"today", "evidence": {"files",
 //! "from", "to", "sha256", "days_covered", "gaps"}|null, "waived",
@@ -132,12 +133,16 @@ fn removals_json(r: &GateReport<'_>) -> Value {
                 Verdict::NoEvidence => ("no-evidence", json!({})),
                 Verdict::Waived => ("waived", json!({})),
                 Verdict::NoCondition => ("no-condition", json!({})),
-                Verdict::Refused(Refusal { window, callers, covered, needed, gaps, would_clear }) => (
+                Verdict::Refused(Refusal { window, callers, late, covered, needed, gaps, would_clear }) => (
                     "refused",
                     json!({
                         "window": {"from": window.0.to_string(), "to": window.1.to_string()},
                         "callers": callers.iter().map(|c| json!({
                             "client": c.client, "last_hit": c.last_hit.to_string(), "hits": c.hits,
+                        })).collect::<Vec<_>>(),
+                        "after_window": late.iter().map(|l| json!({
+                            "client": l.client, "hits": l.hits,
+                            "days": l.days.iter().copied().map(run_text).collect::<Vec<_>>(),
                         })).collect::<Vec<_>>(),
                         "covered": covered, "needed": needed,
                         "gaps": gaps.iter().copied().map(run_text).collect::<Vec<_>>(),

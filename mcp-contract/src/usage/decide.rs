@@ -6,9 +6,16 @@
 //!
 //! The quiet window is the `quiet_for` days before today (today is not
 //! over). It clears when no listed client (any client when none is listed)
-//! took the path in the window and the evidence has data for at least
-//! `min_coverage` of its days (all of them by default): a gap is not a
-//! zero. A listed client `claude-desktop` covers `claude-desktop/1.2`.
+//! took the path in the window or after it, and the evidence has data for
+//! at least `min_coverage` of the window's days (all of them by default): a
+//! gap is not a zero. Every row counts: a call dated today, or later (the
+//! evidence is newer than the check's today: a collector whose clock runs
+//! ahead, or a `--today` in the past), refuses as a call in the window does,
+//! and is reported with its days; only calls before the window are history.
+//! Days are UTC calendar days. A listed client `claude-desktop` covers
+//! `claude-desktop/1.2`.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::model::{runs, Evidence, Key};
 use crate::migrations::{Date, RemovalCondition};
@@ -18,6 +25,16 @@ use crate::migrations::{Date, RemovalCondition};
 pub struct Caller {
     pub client: String,
     pub last_hit: Date,
+    pub hits: u64,
+}
+
+/// One client whose calls are dated after the window: today (not over
+/// yet) or later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LateCaller {
+    pub client: String,
+    /// The days of those calls, as runs of consecutive days.
+    pub days: Vec<(Date, Date)>,
     pub hits: u64,
 }
 
@@ -35,6 +52,8 @@ pub enum Decision {
 pub struct Refusal {
     pub window: (Date, Date),
     pub callers: Vec<Caller>,
+    /// Clients that took the path after the window (today or later).
+    pub late: Vec<LateCaller>,
     pub covered: u32,
     pub needed: u32,
     /// Days of the window without data, as runs.
@@ -93,30 +112,57 @@ fn decide(
                         .is_some_and(|r| r.starts_with('/'))
             })
     };
-    // one caller per client, over every path that counts
-    let mut by_client: std::collections::BTreeMap<&str, Caller> = Default::default();
+    // one caller per client, over every path that counts; a row after
+    // the window is a late call, never dropped
+    let mut by_client: BTreeMap<&str, Caller> = BTreeMap::new();
+    let mut late_days: BTreeMap<&str, (BTreeSet<Date>, u64)> = BTreeMap::new();
     for (Key { client, .. }, by_day) in evidence
         .hits
         .iter()
         .filter(|(k, _)| k.tool == tool && path(&k.path) && listed(&k.client))
     {
-        for (day, n) in by_day.iter().filter(|(d, _)| in_window(d)) {
-            let c = by_client.entry(client).or_insert_with(|| Caller {
-                client: client.clone(),
-                last_hit: *day,
-                hits: 0,
-            });
-            c.last_hit = c.last_hit.max(*day);
-            c.hits = c.hits.saturating_add(*n);
+        for (day, n) in by_day.range(window.0..) {
+            if in_window(day) {
+                let c = by_client.entry(client).or_insert_with(|| Caller {
+                    client: client.clone(),
+                    last_hit: *day,
+                    hits: 0,
+                });
+                c.last_hit = c.last_hit.max(*day);
+                c.hits = c.hits.saturating_add(*n);
+            } else {
+                let (days, hits) = late_days.entry(client).or_default();
+                days.insert(*day);
+                *hits = hits.saturating_add(*n);
+            }
         }
     }
     let callers: Vec<Caller> = by_client.into_values().collect();
-    if callers.is_empty() && covered >= needed {
+    let late: Vec<LateCaller> = late_days
+        .into_iter()
+        .map(|(client, (days, hits))| LateCaller {
+            client: client.to_string(),
+            days: runs(days.into_iter()),
+            hits,
+        })
+        .collect();
+    if callers.is_empty() && late.is_empty() && covered >= needed {
         return Decision::Cleared { window, covered };
     }
     let mut would = vec![];
-    if let Some(last) = callers.iter().map(|c| c.last_hit).max() {
-        let names: Vec<&str> = callers.iter().map(|c| c.client.as_str()).collect();
+    let last = callers
+        .iter()
+        .map(|c| c.last_hit)
+        .chain(late.iter().filter_map(|l| l.days.last().map(|r| r.1)))
+        .max();
+    if let Some(last) = last {
+        let mut names: Vec<&str> = callers
+            .iter()
+            .map(|c| c.client.as_str())
+            .chain(late.iter().map(|l| l.client.as_str()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
         would.push(format!(
             "no call from {} after {last} (cleared on {} at the earliest)",
             names.join(", "),
@@ -134,6 +180,7 @@ fn decide(
     Decision::Refused(Refusal {
         window,
         callers,
+        late,
         covered,
         needed,
         gaps,
@@ -253,6 +300,77 @@ mod tests {
         // another tool's rows do not count
         let other = clears_tool(&cond(&[], None), &e, "other", d(TODAY));
         assert!(matches!(other, Decision::Cleared { .. }));
+    }
+
+    #[test]
+    fn a_call_after_the_window_refuses_with_its_days() {
+        // today (not over) and two days ahead (a collector's clock running
+        // fast): nothing in the window, and still refused
+        let mut e = evidence(&[("a/1", "2026-11-20", 2), ("b/2", "2026-11-22", 5)], &[]);
+        e.add(
+            Key {
+                tool: "search".into(),
+                path: "field:query".into(),
+                client: "a/1".into(),
+            },
+            d("2026-11-21"),
+            1,
+        );
+        let Decision::Refused(Refusal {
+            callers,
+            late,
+            covered,
+            would_clear,
+            ..
+        }) = clears(&cond(&[], None), &e, "search", "field:query", d(TODAY))
+        else {
+            panic!("refused")
+        };
+        assert_eq!((callers, covered), (vec![], 7));
+        assert_eq!(
+            late,
+            [
+                LateCaller {
+                    client: "a/1".into(),
+                    days: vec![(d("2026-11-20"), d("2026-11-21"))],
+                    hits: 3
+                },
+                LateCaller {
+                    client: "b/2".into(),
+                    days: vec![(d("2026-11-22"), d("2026-11-22"))],
+                    hits: 5
+                }
+            ]
+        );
+        assert!(
+            would_clear.contains("no call from a/1, b/2 after 2026-11-22 (cleared on 2026-11-30"),
+            "{would_clear}"
+        );
+        // judged a day later, the 20th is in the window, the rest after it
+        let later = clears(
+            &cond(&[], None),
+            &e,
+            "search",
+            "field:query",
+            d("2026-11-21"),
+        );
+        let Decision::Refused(r) = later else {
+            panic!("refused")
+        };
+        assert_eq!(r.callers.len(), 1);
+        assert_eq!(r.late.len(), 2);
+        let next = clears(
+            &cond(&[], None),
+            &e,
+            "search",
+            "field:query",
+            d("2026-11-23"),
+        );
+        let Decision::Refused(r) = next else {
+            panic!("refused")
+        };
+        assert_eq!(r.callers.len(), 2);
+        assert_eq!(r.late, []);
     }
 
     #[test]

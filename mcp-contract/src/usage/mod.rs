@@ -42,7 +42,7 @@ mod read;
 pub mod write;
 
 #[cfg(feature = "gate")]
-pub use decide::{clears, clears_tool, Caller, Decision, Refusal};
+pub use decide::{clears, clears_tool, Caller, Decision, LateCaller, Refusal};
 pub use merge::merge;
 pub use model::{rows, run_text, runs, Evidence, Key, Row, FORMAT, MAX_DAYS, VERSION};
 pub use read::{parse, read, read_files};

@@ -72,6 +72,10 @@ pub const RULES: &[(&str, &str)] = &[
         "usage evidence counts calls of a tool the lockfile never published",
     ),
     (
+        "usage.evidence-after-today",
+        "a usage evidence file covers days after the check's today: its calls there still count, but those days are not over or not yet come",
+    ),
+    (
         "usage.waiver-unused",
         "--no-usage-evidence was given, but the change removes no deprecated path",
     ),
@@ -174,12 +178,14 @@ fn removal(
         Verdict::Refused(Refusal {
             window,
             callers,
+            late,
             covered,
             needed,
             gaps,
             would_clear,
         }) => {
             let days = window.1.to_unix_days() - window.0.to_unix_days() + 1;
+            let today = window.1.plus_days(1);
             let mut why = vec![];
             if !callers.is_empty() {
                 why.push(format!(
@@ -187,6 +193,12 @@ fn removal(
                     callers.len(),
                     window.0,
                     window.1
+                ));
+            }
+            if !late.is_empty() {
+                why.push(format!(
+                    "{} client(s) took it after the window, on or after today {today}",
+                    late.len()
                 ));
             }
             if covered < needed {
@@ -203,6 +215,21 @@ fn removal(
                 f.details.push(format!(
                     "{}: last hit {}, {} hit(s) in the window",
                     c.client, c.last_hit, c.hits
+                ));
+            }
+            for l in late {
+                let runs: Vec<String> = l.days.iter().copied().map(run_text).collect();
+                let why = if l.days.iter().any(|r| r.1 > today) {
+                    format!("the evidence is newer than the check's today {today}")
+                } else {
+                    "today is not over, and its calls count".to_string()
+                };
+                f.details.push(format!(
+                    "{}: {} on {}, after the window; {why} ({} hit(s))",
+                    l.client,
+                    if l.hits == 1 { "a call" } else { "calls" },
+                    runs.join(", "),
+                    l.hits
                 ));
             }
             if !gaps.is_empty() {
@@ -300,6 +327,28 @@ pub fn run(u: &UsageRun, waived_removals: usize) -> Vec<Finding> {
             )],
             help: Some(help),
         });
+    }
+    if let Some(g) = &u.evidence {
+        for (file, e) in g.files.iter().filter(|(_, e)| e.to > u.today) {
+            out.push(Finding {
+                rule: "usage.evidence-after-today",
+                level: Level::Warning,
+                file: file.clone(),
+                line: None,
+                message: format!(
+                    "usage evidence {}..{} ends after the check's today {}: a collector whose clock runs ahead, or a --today in the past",
+                    e.from, e.to, u.today
+                ),
+                details: vec![format!(
+                    "days are UTC; the quiet window ends before today, and a call on {} or later refuses a removal of its path",
+                    u.today
+                )],
+                help: Some(format!(
+                    "check the collector's clock (UTC), or run the check with the day the evidence was meant for (--today {})",
+                    e.to.plus_days(1)
+                )),
+            });
+        }
     }
     if u.waived && waived_removals == 0 {
         out.push(Finding {

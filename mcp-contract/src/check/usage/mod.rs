@@ -16,9 +16,11 @@
 //!   format as waived);
 //! - no typed condition (none, or free text): refused with the typed form
 //!   to write;
-//! - a client still calling in the quiet window, or a gap in the data:
-//!   refused with the callers, their last hit and hit counts, the gaps and
-//!   what would clear it;
+//! - a client still calling in the quiet window or after it (today, or a
+//!   day ahead of today), or a gap in the data: refused with the callers,
+//!   their last hit and hit counts, the days of the calls after the window,
+//!   the gaps and what would clear it (an evidence file ending after today
+//!   is reported too);
 //! - cleared: the entry that records the removal must keep the evidence it
 //!   was cleared on, `evidence = { sha256, from, to }` ([`record`]); until
 //!   it does, the check fails with the line to add (`--record-evidence`
