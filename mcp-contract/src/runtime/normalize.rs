@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 use super::plan::ToolPlan;
 use super::stale::{ErrorCode, StaleCall, NOTHING_EXECUTED};
 use super::telemetry::Usage;
+use super::validate::Invalid;
 
 /// Normalized arguments and the compatibility paths taken.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,19 +41,25 @@ impl ToolPlan {
     ) -> Result<Normalized, Box<StaleCall>> {
         let mut args = arguments.unwrap_or_default();
         let mut usages = vec![];
-        let reject = |code: ErrorCode, fields: Vec<String>, replacement, message: String| {
-            Box::new(StaleCall {
-                code,
-                tool: tool.to_string(),
-                fields,
-                replacement,
-                message: format!("{message} {NOTHING_EXECUTED}"),
-                revision: revision.to_string(),
-                tool_revision: (!self.revision.is_empty()).then(|| self.revision.clone()),
-                stated_revision: None,
-                errors: vec![],
-            })
-        };
+        let reject =
+            |code: ErrorCode, fields: Vec<String>, replacement: Option<String>, message: String| {
+                let errors = fields
+                    .iter()
+                    .take(super::validate::MAX_ERRORS)
+                    .map(|f| refused_name(code, f, replacement.as_ref()))
+                    .collect();
+                Box::new(StaleCall {
+                    code,
+                    tool: tool.to_string(),
+                    fields,
+                    replacement,
+                    message: format!("{message} {NOTHING_EXECUTED}"),
+                    revision: revision.to_string(),
+                    tool_revision: (!self.revision.is_empty()).then(|| self.revision.clone()),
+                    stated_revision: None,
+                    errors,
+                })
+            };
 
         let reserved: Vec<_> = self
             .reserved
@@ -181,6 +188,36 @@ impl ToolPlan {
         unknown.sort();
         unknown.dedup();
         unknown
+    }
+}
+
+/// The failing place a refused argument name is: its pointer, the
+/// contract's keyword that refused it and what is expected there.
+fn refused_name(code: ErrorCode, name: &str, replacement: Option<&String>) -> Invalid {
+    let (keyword, expected) = match code {
+        ErrorCode::ReservedField => (
+            "reserved",
+            match replacement {
+                Some(r) => format!("no `{name}` (removed from the contract; use `{r}`)"),
+                None => format!("no `{name}` (removed from the contract)"),
+            },
+        ),
+        ErrorCode::ConflictingAliases => (
+            "alias",
+            match replacement {
+                Some(r) if r != name => format!("not given beside `{r}` (its current name)"),
+                _ => format!("`{name}` alone, without its deprecated name"),
+            },
+        ),
+        _ => (
+            "additionalProperties",
+            format!("no argument `{name}` with the others of this call"),
+        ),
+    };
+    Invalid {
+        pointer: format!("/{}", crate::lockfile::escape_pointer(name)),
+        keyword,
+        expected,
     }
 }
 
