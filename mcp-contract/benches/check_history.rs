@@ -171,6 +171,8 @@ fn main() {
         time(runs, || {
             let (input, _) = check::repo::prepare(RepoCheck {
                 tree: None,
+                package: None,
+                side: mcp_contract::git::moved::Side::WorkTree,
                 lockfile: &lock,
                 against: None,
                 candidate: None,
@@ -192,6 +194,8 @@ fn main() {
     let run_check = || {
         let (input, _) = check::repo::prepare(RepoCheck {
             tree: None,
+            package: None,
+            side: mcp_contract::git::moved::Side::WorkTree,
             lockfile: &lock,
             against: None,
             candidate: None,

@@ -161,6 +161,11 @@ fn prepare(args: &Args, path: &Path) -> Result<Prepared, InputError> {
         against: args.from.as_deref(),
         candidate: None,
         tree: exported.as_ref().map(|(d, _)| d.0.as_path()),
+        package: None,
+        side: match args.to.as_deref() {
+            Some(rev) => mcp_contract::git::moved::Side::Revision(rev),
+            None => mcp_contract::git::moved::Side::WorkTree,
+        },
         fail_on: Severity::Breaking,
         fail_on_description: None,
         strict: false,

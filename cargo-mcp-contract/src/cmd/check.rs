@@ -8,6 +8,7 @@ use mcp_contract::check::run::{
     Candidate, CheckRun, FixtureFinding, FixtureResults, LockfileRun, RunError,
 };
 use mcp_contract::check::{self, packages, repo};
+use mcp_contract::git::moved::Side;
 use mcp_contract::migrations::Date;
 use mcp_contract::report::{check_human, check_json, github, junit, markdown, sarif};
 use mcp_contract::{lockfile, witness, InputError, Severity};
@@ -268,6 +269,11 @@ fn check_one(
     let (fail_on, fail_on_description) = thresholds(&args.fail_on);
     let prepared = repo::prepare(repo::RepoCheck {
         tree: staged.map(|s| s.tree.dir.as_path()),
+        package: package.map(|p| (p.name.as_str(), p.dir.as_path())),
+        side: match staged {
+            Some(_) => Side::Index,
+            None => Side::WorkTree,
+        },
         lockfile: path,
         against: args.against.as_deref(),
         candidate: live_candidate.cloned(),

@@ -1,5 +1,5 @@
 //! `cargo mcp-contract history [TOOL]`: each tool's timeline from the
-//! lockfile's git history.
+//! lockfile's git history, followed across the commits that moved it.
 
 use std::path::PathBuf;
 
@@ -45,7 +45,18 @@ pub fn run(args: Args) -> u8 {
             )
             .fix("pass a revision that exists (`git log --oneline` lists them)"));
         };
-        let h = history::from_repo(&repo, &commit, &rel)?;
+        // A lockfile moved since (`git mv`, not committed yet) has the
+        // history of the path it was moved from; a committed move is
+        // followed by the walk itself.
+        let walked = mcp_contract::git::moved::locate(
+            &repo,
+            &commit,
+            &rel,
+            None,
+            mcp_contract::git::moved::Side::WorkTree,
+        )?
+        .map_or(rel, |l| l.path);
+        let h = history::from_repo(&repo, &commit, &walked)?;
         let (record, _) = migrations::read(&migrations::path_for(&args.lockfile))?;
         Ok((h, record))
     })();

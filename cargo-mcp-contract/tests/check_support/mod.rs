@@ -125,6 +125,12 @@ impl TestRepo {
         self.write(LOCK, &lockfile::render(&surface));
     }
 
+    /// Writes the lockfile for `tools` at `rel` (another lockfile than the default).
+    pub fn lock_at(&self, rel: &str, tools: Value) {
+        let surface = load::surface_from_value(&tools, "test").expect("valid tools");
+        self.write(rel, &lockfile::render(&surface));
+    }
+
     /// Stages everything and commits; returns the commit id.
     pub fn commit(&self, msg: &str) -> String {
         self.git(&["add", "-A"]);

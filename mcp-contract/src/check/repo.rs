@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::{needs_history, CheckInput};
 use crate::error::InputError;
+use crate::git::moved::{self, PackageAt, Side};
 use crate::git::{resolve_baseline, Baseline, BlobReader, Repo};
 use crate::history;
 use crate::migrations::{self, Date, MigrationRecord};
@@ -28,6 +29,12 @@ pub struct RepoCheck<'a> {
     /// from instead (the staged content, for the pre-commit hook); paths
     /// inside it are the lockfile's and record's paths relative to the repository.
     pub tree: Option<&'a Path>,
+    /// The cargo package the lockfile belongs to (name, directory): its
+    /// baseline is that package's lockfile, wherever it was.
+    pub package: Option<(&'a str, &'a Path)>,
+    /// What the candidate is, for git's rename detection of a moved
+    /// lockfile: the working tree, the index (`--staged`), a revision.
+    pub side: Side<'a>,
     pub fail_on: Severity,
     pub fail_on_description: Option<crate::rules::DescriptionLevel>,
     pub strict: bool,
@@ -42,6 +49,9 @@ pub struct CheckContext {
     /// The record path relative to the repository root.
     pub record: String,
     pub baseline: Baseline,
+    /// The lockfile's path at the baseline (`None`: no lockfile of it
+    /// there, a new surface); another path than `lockfile` when it moved.
+    pub baseline_lockfile: Option<String>,
     /// The candidate lockfile text (for line numbers): for a live
     /// candidate, the lockfile on disk, where findings point; `None` when
     /// there is none.
@@ -65,14 +75,38 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
     let record_path = migrations::path_for(opts.lockfile);
     crate::confine::inside(&record_path, &repo.root, "migration record")?;
     let rel_record = repo.relative(&record_path)?;
-    let baseline = resolve_baseline(&repo, opts.against)?;
+    let mut baseline = resolve_baseline(&repo, opts.against)?;
+    // Where this lockfile was at the baseline: moved with its package or
+    // its contracts/ directory, it keeps its baseline, record and history.
+    let package_dir = match opts.package {
+        Some((_, dir)) => Some(repo.relative(dir)?),
+        None => None,
+    };
+    let package = opts
+        .package
+        .zip(package_dir.as_deref())
+        .map(|((name, _), dir)| PackageAt { name, dir });
+    let located = moved::locate(&repo, &baseline.commit, &rel, package, opts.side)?;
+    let base_rel = located.as_ref().map_or(rel.clone(), |l| l.path.clone());
+    let base_rel_record = match base_rel.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{}", migrations::FILE_NAME),
+        None => migrations::FILE_NAME.to_string(),
+    };
     let mut reader = BlobReader::start(&repo)?;
-    let base_bytes = reader.read(&format!("{}:{rel}", baseline.commit))?;
-    let base_record_bytes = reader.read(&format!("{}:{rel_record}", baseline.commit))?;
+    let base_bytes = match &located {
+        Some(l) => reader.read(&format!("{}:{}", baseline.commit, l.path))?,
+        None => None,
+    };
+    let base_record_bytes = reader.read(&format!("{}:{base_rel_record}", baseline.commit))?;
     reader.finish()?;
+    if let Some(moved) = located.as_ref().and_then(moved::Located::moved) {
+        baseline.description.push_str(&format!("; {moved}"));
+    }
     let base_text = base_bytes.map(|b| String::from_utf8_lossy(&b).into_owned());
-    let base_file = format!("{rel} at {} ({})", baseline.short, baseline.description);
-    let mut baseline = baseline;
+    let base_file = format!(
+        "{base_rel} at {} ({})",
+        baseline.short, baseline.description
+    );
     if baseline.at_head && opts.candidate.is_none() {
         // Compared with HEAD itself, only what is not committed can differ:
         // the index under `--staged`, the working tree otherwise.
@@ -148,7 +182,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
     };
     let baseline_record = base_record_bytes.map(|b| {
         let text = String::from_utf8_lossy(&b).into_owned();
-        migrations::parse(&text, &format!("{rel_record} at {}", baseline.short)).0
+        migrations::parse(&text, &format!("{base_rel_record} at {}", baseline.short)).0
     });
 
     let (history, history_revisions, history_skipped) =
@@ -158,7 +192,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
             let (h, _) = history::cache::reserved_history(
                 &repo,
                 &baseline.commit,
-                &rel,
+                &base_rel,
                 &wanted,
                 use_cache,
             )?;
@@ -186,6 +220,7 @@ pub fn prepare(opts: RepoCheck<'_>) -> Result<(CheckInput, CheckContext), InputE
         lockfile: rel,
         record: rel_record,
         baseline,
+        baseline_lockfile: located.map(|l| l.path),
         candidate_text,
         history_revisions,
         history_skipped,

@@ -244,6 +244,7 @@ impl ServerJudgement<'_> {
                 description: format!("locked at {}", version_words(&c.locked_version)),
                 at_head: false,
             },
+            baseline_lockfile: Some(self.lockfile.to_string()),
             candidate_text: section.as_ref().map(|s| s.text.clone()),
             history_revisions: None,
             history_skipped: vec![],

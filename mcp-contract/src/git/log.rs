@@ -21,13 +21,56 @@ pub struct Revision {
     pub blob: Option<String>,
 }
 
-/// Every first-parent commit up to and including `upto` that changed
-/// `rel_path`, oldest first.
+/// How many moves of the lockfile the history walk follows back.
+pub const MAX_MOVES: usize = 64;
+
+/// Every first-parent commit up to and including `upto` (a revision, or a
+/// range `A..B`) that changed the lockfile at `rel_path`, oldest first,
+/// following the lockfile back across each commit that moved it there (git's
+/// rename detection in that commit: the package moved, or its `contracts/`):
+/// the moving commit is a revision with the moved file's blob, the ones
+/// before it the revisions of the old path.
 pub fn lockfile_revisions(
     repo: &Repo,
     upto: &str,
     rel_path: &str,
 ) -> Result<Vec<Revision>, InputError> {
+    let (since, mut end) = match upto.split_once("..") {
+        Some((a, b)) => (Some(a), b.to_string()),
+        None => (None, upto.to_string()),
+    };
+    let mut path = rel_path.to_string();
+    let mut segments = vec![];
+    for _ in 0..MAX_MOVES {
+        let range = match since {
+            Some(a) => format!("{a}..{end}"),
+            None => end.clone(),
+        };
+        let (revs, first_added) = path_revisions(repo, &range, &path)?;
+        let origin = revs
+            .first()
+            .filter(|_| first_added)
+            .map(|r| r.commit.clone());
+        segments.push(revs);
+        let Some(commit) = origin else {
+            break;
+        };
+        let Some(old) = super::moved::renamed_in_commit(repo, &commit, &path)? else {
+            break;
+        };
+        path = old;
+        end = format!("{commit}^1");
+    }
+    Ok(segments.into_iter().rev().flatten().collect())
+}
+
+/// The revisions of the file at `rel_path` alone, and whether the oldest
+/// one added it.
+fn path_revisions(
+    repo: &Repo,
+    upto: &str,
+    rel_path: &str,
+) -> Result<(Vec<Revision>, bool), InputError> {
     let out = repo.git([
         "log",
         "--first-parent",
@@ -51,6 +94,7 @@ pub fn lockfile_revisions(
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut revs = vec![];
+    let mut first_added = false;
     for block in text.split('\u{1}').filter(|b| !b.trim().is_empty()) {
         let mut lines = block.lines();
         let header = lines.next().unwrap_or_default();
@@ -60,10 +104,18 @@ pub fn lockfile_revisions(
         let time = parts.next().and_then(|t| t.parse().ok()).unwrap_or(0);
         let subject = parts.next().unwrap_or_default().to_string();
         // `:100644 100644 OLD NEW M\tpath`; the last raw line wins.
-        let blob = lines
+        let raw = lines
             .filter(|l| l.starts_with(':'))
-            .filter_map(|l| l.split('\t').next()?.split(' ').nth(3).map(str::to_string))
-            .next_back()
+            .filter_map(|l| {
+                let mut f = l.split('\t').next()?.split(' ');
+                Some((f.nth(3)?.to_string(), f.next()?.to_string()))
+            })
+            .next_back();
+        if revs.is_empty() {
+            first_added = raw.as_ref().is_some_and(|(_, status)| status == "A");
+        }
+        let blob = raw
+            .map(|(blob, _)| blob)
             .filter(|b| !b.bytes().all(|c| c == b'0'));
         revs.push(Revision {
             commit,
@@ -73,7 +125,7 @@ pub fn lockfile_revisions(
             blob,
         });
     }
-    Ok(revs)
+    Ok((revs, first_added))
 }
 
 /// Reads objects through one `git cat-file --batch` process.

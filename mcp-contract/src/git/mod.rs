@@ -12,6 +12,7 @@
 mod baseline;
 pub mod hook;
 mod log;
+pub mod moved;
 pub mod staged;
 
 use std::ffi::OsStr;

@@ -28,7 +28,7 @@ impl Drop for StagedTree {
 
 /// The index a hook would commit: the hook's `GIT_INDEX_FILE` (relative to
 /// the directory git started the hook in, the work tree root) or the default.
-fn index_file(repo: &Repo) -> Option<PathBuf> {
+pub(crate) fn index_file(repo: &Repo) -> Option<PathBuf> {
     let given = std::env::var_os("GIT_INDEX_FILE")?;
     let path = PathBuf::from(given);
     Some(if path.is_absolute() {

@@ -4,7 +4,8 @@
 //! {"format_version": 2, "status": "failed", "errors": [], "checks": [{
 //!   "lockfile": "contracts/mcp-contract.lock", "record": "contracts/migrations.toml",
 //!   "candidate": {"kind": "build-step", "package": "tiny"},
-//!   "baseline": {"commit": "abc1234", "description": "merge-base of HEAD and origin/main"},
+//!   "baseline": {"commit": "abc1234", "description": "merge-base of HEAD and origin/main",
+//!                "lockfile": "contracts/mcp-contract.lock"},
 //!   "new_surface": false, "status": "failed", "fail_on": "breaking",
 //!   "fail_on_description": null | "flagged" | "changed",
 //!   "changes": [{"rule": "...", "severity": "breaking", "tool": "...", "pointer": "...",
@@ -279,7 +280,8 @@ fn check_json(r: &GateReport<'_>) -> Value {
     json!({
         "lockfile": r.lockfile,
         "record": r.record,
-        "baseline": {"commit": r.baseline_short, "description": r.baseline_description},
+        "baseline": {"commit": r.baseline_short, "description": r.baseline_description,
+                     "lockfile": r.baseline_lockfile},
         "new_surface": o.new_surface,
         "status": status_str(o.status()),
         "fail_on": o.fail_on.as_str(),

@@ -20,6 +20,8 @@ pub struct GateReport<'a> {
     pub baseline_short: &'a str,
     /// How the baseline was chosen (`merge-base of HEAD and origin/main`).
     pub baseline_description: &'a str,
+    /// The lockfile's path at the baseline (`None`: a new surface).
+    pub baseline_lockfile: Option<&'a str>,
     /// The candidate lockfile text (for line numbers), when there is one.
     pub candidate_text: Option<&'a str>,
     /// The file line `candidate_text` starts at.
@@ -36,6 +38,7 @@ impl<'a> GateReport<'a> {
             record: &ctx.record,
             baseline_short: &ctx.baseline.short,
             baseline_description: &ctx.baseline.description,
+            baseline_lockfile: ctx.baseline_lockfile.as_deref(),
             candidate_text: ctx.candidate_text.as_deref(),
             line_offset: ctx.line_offset,
             outcome,
