@@ -15,6 +15,9 @@
 #                          migrations.toml sits beside it)
 #   MCP_CONTRACT_AGAINST   `against`: the baseline revision
 #   MCP_CONTRACT_ARGS      `args`: more `check` options, split like `server`
+#   MCP_CONTRACT_REQUIRE_VERSION_BUMP  `require-version-bump`: "true" adds
+#                          --require-version-bump (the declared version must
+#                          carry the bump the change requires)
 #   MCP_CONTRACT_SARIF     where to write the SARIF report (empty: none)
 #   MCP_CONTRACT_PUSH_BEFORE  the commit before a push (action.yml passes
 #                          github.event.before on push events)
@@ -29,9 +32,9 @@
 #                             another language, even inside a cargo repository
 #   a Cargo.toml above        the workspace it belongs to (`--workspace`)
 #   none of them              exit 2, saying what to set
-# The baseline: `against`, else the pull request's base branch
-# (origin/$GITHUB_BASE_REF), else the commit before a push, else the CLI's
-# own default (merge-base with origin/HEAD).
+# The baseline (action/baseline.sh): `against`, else the pull request's
+# base branch (origin/$GITHUB_BASE_REF), else the commit before a push, else
+# the CLI's own default (merge-base with origin/HEAD).
 #
 # Exit status: the check's own (0 passed, 1 an unacknowledged breaking
 # change, 2 it could not check). The SARIF report is a second run of the
@@ -115,18 +118,15 @@ elif [ "$mode" = workspace ]; then
   opts+=(--workspace)
 fi
 
-base_why=
-if [ -n "${MCP_CONTRACT_AGAINST:-}" ]; then
-  opts+=(--against "$MCP_CONTRACT_AGAINST")
-  base_why="$MCP_CONTRACT_AGAINST (the against input)"
-elif [ -n "${GITHUB_BASE_REF:-}" ]; then
-  opts+=(--against "origin/$GITHUB_BASE_REF")
-  base_why="origin/$GITHUB_BASE_REF (the pull request's base branch)"
-elif [ -n "${MCP_CONTRACT_PUSH_BEFORE:-}" ] && [ -n "${MCP_CONTRACT_PUSH_BEFORE//0/}" ]; then
-  opts+=(--against "$MCP_CONTRACT_PUSH_BEFORE")
-  base_why="$MCP_CONTRACT_PUSH_BEFORE (the commit before the push)"
-else
-  base_why="the CLI's default (merge-base of HEAD with origin/HEAD, else main/master)"
+# shellcheck source=action/baseline.sh
+. "$(dirname "${BASH_SOURCE[0]}")/baseline.sh"
+[ -z "$BASELINE" ] || opts+=(--against "$BASELINE")
+base_why=$BASELINE_WHY
+if [ "${MCP_CONTRACT_REQUIRE_VERSION_BUMP:-false}" = true ]; then
+  opts+=(--require-version-bump)
+  why="$why; the declared version must carry the change"
+elif [ "${MCP_CONTRACT_REQUIRE_VERSION_BUMP:-false}" != false ]; then
+  fail "require-version-bump is \`$MCP_CONTRACT_REQUIRE_VERSION_BUMP\`: give \"true\" or \"false\""
 fi
 opts+=("${extra[@]}")
 

@@ -39,14 +39,21 @@ fn findings_of_a_live_capture_point_at_the_tools_entry() {
     let add = before.tools.get_mut("add").expect("the stub publishes add");
     add.input_schema["properties"]["b"] = serde_json::json!({"type": "string"});
     before.tools.get_mut("boom").expect("and boom").description = Some("breaks things".into());
-    r.write(LOCK, &mcp_contract::lockfile::render(&before));
+    let release = mcp_contract::lockfile::release(&current, LOCK)
+        .expect("the release")
+        .expect("snapshot records it");
+    r.write(
+        LOCK,
+        &mcp_contract::lockfile::render_captured(&before, &release),
+    );
     r.commit("add takes a and b");
     // This change: the server no longer takes `b`, and the lockfile is its
-    // snapshot (line 19: `add`'s "properties"; line 29: `boom`'s "description").
+    // snapshot (line 23: `add`'s "properties"; line 33: `boom`'s "description";
+    // lines 11-14 are the release it was captured from, `serverInfo`).
     r.write(LOCK, &current);
     let lines: Vec<&str> = current.lines().collect();
     assert_eq!(
-        (lines[11], lines[18], lines[27], lines[28]),
+        (lines[15], lines[22], lines[31], lines[32]),
         (
             "    \"add\": {",
             "        \"properties\": {",
@@ -56,8 +63,10 @@ fn findings_of_a_live_capture_point_at_the_tools_entry() {
         "{current}"
     );
     let expected = [
-        "--> contracts/mcp-contract.lock:19 (add /inputSchema/properties/b)",
-        "--> contracts/mcp-contract.lock:29 (boom /description)",
+        "--> contracts/mcp-contract.lock:23 (add /inputSchema/properties/b)",
+        "--> contracts/mcp-contract.lock:33 (boom /description)",
+        // the version rule, at the release the lockfile records
+        "--> contracts/mcp-contract.lock:11",
     ];
     let mut args = vec!["check", "--against", "HEAD", "--server"];
     args.extend(server);
@@ -84,7 +93,7 @@ fn findings_of_a_live_capture_point_at_the_tools_entry() {
     args.extend(server);
     let github = r.run(&args);
     assert_eq!(github.code, 1, "{github:?}");
-    for line in ["line=19", "line=29"] {
+    for line in ["line=23", "line=33"] {
         assert!(
             github
                 .stdout

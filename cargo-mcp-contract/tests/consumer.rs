@@ -414,3 +414,28 @@ fn usage_errors_name_the_fix() {
     assert!(text(&out.stderr)
         .contains("help: lock the servers first: `cargo mcp-contract lock --config .mcp.json`"));
 }
+
+/// The record docs/consumers.md shows is read without a problem, as the
+/// entry of its server.
+#[test]
+fn the_record_in_docs_consumers_md_reads_as_written() {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/consumers.md"))
+            .unwrap();
+    let fence = "<!-- checked-by: cargo-mcp-contract/tests/consumer.rs -->\n```toml\n";
+    let start = page
+        .find(fence)
+        .expect("the page marks its record for this test")
+        + fence.len();
+    let toml = &page[start..start + page[start..].find("```").unwrap()];
+    let (groups, whole) = mcp_contract::migrations::parse_grouped(
+        toml,
+        "docs/consumers.md",
+        mcp_contract::consumer::RECORD_GROUP,
+    );
+    assert!(whole.is_empty(), "{whole:?}");
+    let (record, problems) = &groups["everything"];
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(record.entries.len(), 1);
+    assert_eq!(record.entries[0].selector.tool(), "add");
+}

@@ -65,9 +65,13 @@ fn streamable_http_capture_with_a_secret_header() {
     let server = s.server.as_ref().unwrap();
     assert_eq!(server.protocol_version.as_deref(), Some("2025-11-25"));
     assert!(server.has_capability(&["resources", "subscribe"]));
-    assert!(
-        !stdout.contains("\"size\"") && !stdout.contains("ttlMs") && !stdout.contains("http-stub")
-    );
+    assert!(!stdout.contains("\"size\"") && !stdout.contains("ttlMs"));
+    // the release it was captured from is recorded beside the contract, not in it
+    let release = mcp_contract::lockfile::release(&stdout, "stdout")
+        .unwrap()
+        .unwrap();
+    assert_eq!(release.name.as_deref(), Some("http-stub"));
+    assert_eq!(stdout.matches("http-stub").count(), 1, "{stdout}");
     assert!(
         stderr.contains("2 from resources/list (2 page(s))"),
         "{stderr}"
@@ -319,9 +323,15 @@ fn a_2026_server_over_http_is_stateless_and_gets_its_routing_headers() {
     assert_eq!(server.protocol_version.as_deref(), Some("2026-07-28"));
     assert_eq!(server.instructions.as_deref(), Some("Stateless."));
     let lock = text(&out.stdout);
-    for volatile in ["ttlMs", "cacheScope", "resultType", "3.0.0"] {
+    for volatile in ["ttlMs", "cacheScope", "resultType"] {
         assert!(!lock.contains(volatile), "{volatile} in {lock}");
     }
+    // serverInfo.version only as the release captured, for the version rule
+    let release = mcp_contract::lockfile::release(&lock, "stdout")
+        .unwrap()
+        .unwrap();
+    assert_eq!(release.version.as_deref(), Some("3.0.0"));
+    assert_eq!(lock.matches("3.0.0").count(), 1, "{lock}");
     // A call: `Mcp-Name` and `Mcp-Param-A` mirror the body, or the stub refuses.
     let dir = scratch("stateless");
     let fixture = dir.join("fixtures/add/two.json");

@@ -529,10 +529,18 @@ fn contract_versions_are_not_published_so_the_lockfiles_are_kept() {
     ];
     assert_eq!(run(&snapshot).status.code(), Some(0));
     let mut surface = mcp_contract::lockfile::read(&lock).unwrap();
+    let written = std::fs::read_to_string(&lock).unwrap();
+    let release = mcp_contract::lockfile::release(&written, "lock")
+        .unwrap()
+        .unwrap();
     let mut add = surface.get("add").unwrap().clone();
     add.version = Some(2);
     surface.insert(add);
-    std::fs::write(&lock, mcp_contract::lockfile::render(&surface)).unwrap();
+    std::fs::write(
+        &lock,
+        mcp_contract::lockfile::render_captured(&surface, &release),
+    )
+    .unwrap();
 
     let verify = [
         "verify",

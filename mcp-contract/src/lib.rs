@@ -70,6 +70,8 @@ pub mod segments;
 pub mod selftest;
 pub mod suggest;
 pub mod usage;
+#[cfg(feature = "gate")]
+pub mod version;
 pub mod witness;
 
 #[doc(hidden)]

@@ -7,10 +7,12 @@
 //! object with its own digest ([`digest_of_value`]).
 
 mod prompt;
+mod release;
 mod resource;
 mod server;
 
 pub use prompt::{Prompt, PromptArgument};
+pub use release::Release;
 pub use resource::{template_variables, Resource, ResourceTemplate, VOLATILE_KEYS};
 pub use server::ServerInfo;
 

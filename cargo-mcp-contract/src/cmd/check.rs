@@ -95,6 +95,12 @@ pub struct Args {
     /// Also fail on record entries that match nothing and on passed removal dates
     #[arg(long)]
     strict: bool,
+    /// Fail when a declared version (the package's Cargo.toml, the captured
+    /// serverInfo.version, server.json) does not carry the bump the change
+    /// requires: breaking -> major, additive -> minor, else patch (before
+    /// 1.0 one place down, as cargo reads 0.y.z)
+    #[arg(long)]
+    require_version_bump: bool,
     /// Colour the human report
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -151,8 +157,9 @@ pub fn run(args: Args) -> u8 {
         Ok(u) => u,
         Err(code) => return code,
     };
-    let live_candidate = match live_candidate(&args) {
-        Ok(c) => c,
+    let (live_candidate, live_release) = match live_candidate(&args) {
+        Ok(Some((s, r))) => (Some(s), Some(r)),
+        Ok(None) => (None, None),
         Err(code) => return code,
     };
     let staged = match args.staged.then(staged::export_here).transpose() {
@@ -178,7 +185,7 @@ pub fn run(args: Args) -> u8 {
                 let l = check_one(
                     &args,
                     &target,
-                    live_candidate.as_ref(),
+                    (live_candidate.as_ref(), live_release.as_ref()),
                     staged.as_ref(),
                     (&usage, &mut known),
                 );
@@ -234,7 +241,10 @@ fn targets(selection: Selection, live: bool) -> Vec<Target> {
 fn check_one(
     args: &Args,
     target: &Target,
-    live_candidate: Option<&mcp_contract::Surface>,
+    (live_candidate, live_release): (
+        Option<&mcp_contract::Surface>,
+        Option<&mcp_contract::model::Release>,
+    ),
     staged: Option<&staged::Staged>,
     (usage, known): (&check_usage::Gate, &mut std::collections::BTreeSet<String>),
 ) -> LockfileRun {
@@ -302,6 +312,27 @@ fn check_one(
                 if let Err(e) = write_fixtures(path, &outcome) {
                     l.errors.push(RunError::text(name, &l.lockfile, e));
                 }
+            }
+            let manifest = package.map(|p| p.manifest());
+            let reading = mcp_contract::version::read::Reading {
+                lockfile: path,
+                tree: staged.map(|s| s.tree.dir.as_path()),
+                baseline_commit: &ctx.baseline.commit,
+                package: package
+                    .zip(manifest.as_deref())
+                    .map(|(p, m)| (p.name.as_str(), m)),
+                live: live_release,
+            };
+            match mcp_contract::version::read::declared(&reading) {
+                Ok(declared) => {
+                    l.version = Some(mcp_contract::version::judge(
+                        &outcome.changes,
+                        outcome.new_surface,
+                        declared,
+                        args.require_version_bump,
+                    ))
+                }
+                Err(e) => l.errors.push(RunError::input(name, &e)),
             }
             l.lockfile = ctx.lockfile.clone();
             l.checked = Some((outcome, ctx));
@@ -512,8 +543,11 @@ fn write_fixtures(lockfile: &Path, outcome: &check::CheckOutcome) -> Result<(), 
     }
 }
 
-/// With `--server`, the surface the running server publishes.
-fn live_candidate(args: &Args) -> Result<Option<mcp_contract::Surface>, u8> {
+/// With `--server`, the surface the running server publishes and the
+/// release it says it is.
+fn live_candidate(
+    args: &Args,
+) -> Result<Option<(mcp_contract::Surface, mcp_contract::model::Release)>, u8> {
     if !args.server && !args.live.remote() {
         if !args.live.command.is_empty() {
             eprintln!("error: a server command after `--` needs --server\n  help: `cargo mcp-contract check --server -- CMD`");
@@ -528,10 +562,19 @@ fn live_candidate(args: &Args) -> Result<Option<mcp_contract::Surface>, u8> {
         .unwrap_or_else(|| PathBuf::from(lockfile::DEFAULT_PATH));
     match mcp_contract_driver::capture(&cmd, &args.live.options()) {
         // Contract versions are not published: keep the ones recorded.
-        Ok(c) => Ok(Some(match lockfile::read(&recorded) {
-            Ok(locked) => mcp_contract_driver::capture::with_locked_versions(c.surface, &locked),
-            Err(_) => c.surface,
-        })),
+        Ok(c) => {
+            let release = mcp_contract::model::Release {
+                name: c.server.name.clone(),
+                version: c.server.version.clone(),
+            };
+            let surface = match lockfile::read(&recorded) {
+                Ok(locked) => {
+                    mcp_contract_driver::capture::with_locked_versions(c.surface, &locked)
+                }
+                Err(_) => c.surface,
+            };
+            Ok(Some((surface, release)))
+        }
         Err(e) => Err(live::driver_error(&e)),
     }
 }

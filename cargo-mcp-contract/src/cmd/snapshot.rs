@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use mcp_contract::model::Release;
 use mcp_contract::{load, lockfile, Surface};
 
 use crate::cmd::accepted::AcceptArgs;
@@ -31,11 +32,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> u8 {
-    let surface = match read(&args) {
+    let (surface, release) = match read(&args) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let text = lockfile::render(&surface);
+    // A capture records the release it was taken from (the version rule
+    // reads it); a surface read from a file has none.
+    let text = lockfile::render_captured(&surface, &release);
     if args.output.as_os_str() == "-" {
         output::out!("{text}");
         return output::OK;
@@ -55,7 +58,7 @@ pub fn run(args: Args) -> u8 {
     output::OK
 }
 
-fn read(args: &Args) -> Result<Surface, u8> {
+fn read(args: &Args) -> Result<(Surface, Release), u8> {
     if !args.server && !args.live.remote() {
         if !args.live.command.is_empty() {
             eprintln!("error: a server command after `--` needs --server\n  help: `cargo mcp-contract snapshot --server -- CMD`");
@@ -66,7 +69,7 @@ fn read(args: &Args) -> Result<Surface, u8> {
         let surface =
             load::published::read_accepted(from, allow).map_err(|e| output::input_error(&e))?;
         args.accept.warn(&surface);
-        return Ok(surface);
+        return Ok((surface, Release::default()));
     }
     let cmd = args.live.endpoint()?;
     let captured = mcp_contract_driver::capture(&cmd, &args.live.options())
@@ -90,11 +93,16 @@ fn read(args: &Args) -> Result<Surface, u8> {
         s.protocol_version,
         captured.pages
     );
+    let release = Release {
+        name: s.name.clone(),
+        version: s.version.clone(),
+    };
     // Contract versions are not published: keep the ones already recorded.
-    Ok(match lockfile::read(&args.output) {
+    let surface = match lockfile::read(&args.output) {
         Ok(existing) => {
             mcp_contract_driver::capture::with_locked_versions(captured.surface, &existing)
         }
         Err(_) => captured.surface,
-    })
+    };
+    Ok((surface, release))
 }

@@ -55,6 +55,21 @@ pub fn run(args: Args) -> u8 {
     if let Some(note) = &v.tools_only {
         eprintln!("note: {note}");
     }
+    // The release is not contract: a version the lockfile records that the
+    // server no longer gives is said, not failed (the version rule reads it).
+    let recorded = std::fs::read_to_string(&args.lockfile)
+        .ok()
+        .and_then(|t| lockfile::release(&t, "").ok().flatten())
+        .and_then(|r| r.version);
+    if let (Some(was), now) = (&recorded, &captured.server.version) {
+        if Some(was) != now.as_ref() {
+            eprintln!(
+                "note: {} records serverInfo.version {was}, the server now gives {}: `cargo mcp-contract snapshot` records the new release (the contract is compared below)",
+                args.lockfile.display(),
+                now.as_deref().unwrap_or("none")
+            );
+        }
+    }
     if v.identical() {
         output::outln!(
             "{} matches the live surface of `{cmd}` ({} tools)",

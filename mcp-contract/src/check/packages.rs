@@ -24,6 +24,13 @@ pub struct PackageLockfile {
     pub build_script: Option<PathBuf>,
 }
 
+impl PackageLockfile {
+    /// The package's manifest.
+    pub fn manifest(&self) -> PathBuf {
+        self.dir.join("Cargo.toml")
+    }
+}
+
 /// Where a package's build step keeps its lockfile, when not at
 /// [`DEFAULT_PATH`] (what its `build.rs` configures: the caller reads it).
 pub type LockfileOf<'a> = &'a dyn Fn(&PackageLockfile) -> Result<Option<PathBuf>, InputError>;

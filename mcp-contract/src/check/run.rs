@@ -94,6 +94,9 @@ pub struct LockfileRun {
     pub fixtures: Option<FixtureResults>,
     /// What kept the lockfile (or its fixtures) from being checked.
     pub errors: Vec<RunError>,
+    /// The version rule: the bump the change requires and whether each
+    /// declared version carries it (`None` when it was not judged).
+    pub version: Option<crate::version::VersionCheck>,
 }
 
 impl LockfileRun {
@@ -105,6 +108,7 @@ impl LockfileRun {
             checked: None,
             fixtures: None,
             errors: vec![],
+            version: None,
         }
     }
 
@@ -117,7 +121,10 @@ impl LockfileRun {
             Status::Invalid
         } else if !self.errors.is_empty() || self.checked.is_none() {
             Status::Error
-        } else if gate == Status::Failed || self.fixtures.as_ref().is_some_and(|f| !f.passed()) {
+        } else if gate == Status::Failed
+            || self.fixtures.as_ref().is_some_and(|f| !f.passed())
+            || self.version.as_ref().is_some_and(|v| v.fails())
+        {
             Status::Failed
         } else {
             Status::Passed

@@ -120,6 +120,29 @@ impl ServerCandidate {
     }
 }
 
+/// The version a consumer's server declares: `serverInfo.version` when it
+/// was locked (its entry in the consumer lockfile, starting at the 0-based
+/// `line_offset`) and now, for the version rule ([`crate::version`]).
+pub fn declared_version(
+    c: &ServerCandidate,
+    lockfile: &str,
+    line_offset: usize,
+) -> crate::version::Declared {
+    use crate::version::{Declaration, Declared, Source};
+    let mut d = Declared::new(Source::ServerInfo, format!("server `{}`", c.server));
+    let at = |version: &String, file: String| Declaration {
+        version: version.clone(),
+        file,
+        line: Some(line_offset + 1),
+    };
+    d.baseline = c
+        .locked_version
+        .as_ref()
+        .map(|v| at(v, format!("{lockfile} (locked)")));
+    d.candidate = c.live_version.as_ref().map(|v| at(v, lockfile.to_string()));
+    d
+}
+
 /// Do two surfaces carry the same digests, entry for entry (tools,
 /// prompts, resources, templates, the server section)?
 pub fn pinned(locked: &Surface, live: &Surface) -> bool {

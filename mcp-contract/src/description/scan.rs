@@ -5,7 +5,7 @@
 //! prose written for a model, and most of what a broad pattern would catch
 //! in it is honest (`IMPORTANT: dates are ISO 8601`, "use list_issues
 //! first"). Their false-flag rate on real servers' release histories is
-//! measured (docs/judging.md, "Description drift").
+//! measured (docs/check.md, "Description drift").
 
 /// What a flag found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -185,7 +185,7 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
             let _ = writeln!(out, "{rest}");
         }
     }
-    for f in r.usage_findings() {
+    for f in r.findings() {
         write_finding(out, color, &f);
     }
     out.push_str(&fixtures(l));

@@ -36,6 +36,13 @@
 //! "unknown_tools", "findings"}` (`null` when the run had neither evidence
 //! nor a waiver nor a removal). See `docs/usage-gate.md`.
 //!
+//! Each check has `"version"` (`null` when not judged): `{"required":
+//! "major"|"minor"|"patch"|null, "enforced", "declared": [{"source":
+//! "Cargo.toml"|"serverInfo"|"server.json", "owner", "file", "baseline",
+//! "candidate", "step": "major"|"minor"|"patch"|"unchanged"|"lowered"|
+//! "from-pre-release"|null, "carries", "next"}], "findings"}` (see
+//! `docs/check.md`, the version rule).
+//!
 //! A consumer's check (`check --config FILE`) has one check per server,
 //! with `"candidate": {"kind": "consumer-server", "server", "config",
 //! "state": "compared"|"pinned"|"new"|"not-configured"|"disabled"|"not-captured",
@@ -225,8 +232,26 @@ fn lockfile_json(l: &LockfileRun) -> Value {
             "errors".into(),
             l.errors.iter().map(error_json).collect::<Vec<_>>().into(),
         );
+        m.insert(
+            "version".into(),
+            l.version.as_ref().map_or(Value::Null, version_json),
+        );
     }
     v
+}
+
+/// The version rule's part of a check.
+pub fn version_json(v: &crate::version::VersionCheck) -> Value {
+    json!({
+        "required": v.required.as_ref().map(|r| r.bump.as_str()),
+        "enforced": v.enforced,
+        "declared": v.declared.iter().map(|d| json!({
+            "source": d.source.as_str(), "owner": d.owner, "file": d.file,
+            "baseline": d.baseline, "candidate": d.candidate,
+            "step": d.step.map(|s| s.as_str()), "carries": d.carries, "next": d.next,
+        })).collect::<Vec<_>>(),
+        "findings": v.findings.iter().map(finding_json).collect::<Vec<_>>(),
+    })
 }
 
 fn check_json(r: &GateReport<'_>) -> Value {

@@ -27,6 +27,8 @@ pub struct GateReport<'a> {
     /// The file line `candidate_text` starts at.
     pub line_offset: usize,
     pub outcome: &'a CheckOutcome,
+    /// The version rule's verdicts, when it was judged.
+    pub version: Option<&'a crate::version::VersionCheck>,
 }
 
 impl<'a> GateReport<'a> {
@@ -42,6 +44,7 @@ impl<'a> GateReport<'a> {
             candidate_text: ctx.candidate_text.as_deref(),
             line_offset: ctx.line_offset,
             outcome,
+            version: l.version.as_ref(),
         })
     }
 
@@ -60,6 +63,16 @@ impl<'a> GateReport<'a> {
     pub fn entry(&self, g: &Gated) -> Option<&Entry> {
         g.acknowledged_by
             .and_then(|i| self.outcome.record.entries.get(i))
+    }
+
+    /// Everything said beside the changes, as findings: the usage gate's
+    /// verdicts on this lockfile's removals, then the version rule's.
+    pub fn findings(&self) -> Vec<Finding> {
+        let mut out = self.usage_findings();
+        if let Some(v) = self.version {
+            out.extend(v.findings.iter().cloned());
+        }
+        out
     }
 
     /// What the usage gate says about this lockfile's removals.

@@ -51,7 +51,8 @@ pub fn render(run: &CheckRun) -> String {
     out
 }
 
-/// A usage-gate finding: `::error`, `::warning` or `::notice` on the record line.
+/// A finding (the usage gate's, the version rule's): `::error`,
+/// `::warning` or `::notice` on the line it points at.
 fn finding(out: &mut String, f: &crate::check::usage::findings::Finding) {
     use crate::check::usage::findings::Level as L;
     let cmd = match f.level {
@@ -79,7 +80,10 @@ fn finding(out: &mut String, f: &crate::check::usage::findings::Finding) {
     let _ = writeln!(
         out,
         "::{cmd}{place}title={}::{}",
-        escape_property(&format!("usage gate ({})", f.rule)),
+        escape_property(&match f.rule.strip_prefix("usage.") {
+            Some(_) => format!("usage gate ({})", f.rule),
+            None => f.rule.to_string(),
+        }),
         escape_data(&body)
     );
 }
@@ -144,7 +148,7 @@ fn render_gate(out: &mut String, r: &GateReport<'_>) {
             escape_data(&body)
         );
     }
-    for f in r.usage_findings() {
+    for f in r.findings() {
         finding(out, &f);
     }
     for p in &r.outcome.problems {

@@ -180,7 +180,7 @@ fn render_lockfile(out: &mut String, l: &LockfileRun) {
             cases.push_str("/>\n");
         }
     }
-    for f in r.usage_findings() {
+    for f in r.findings() {
         tests += 1;
         failures += usage_case(&mut cases, &f);
     }

@@ -95,6 +95,9 @@ fn head(l: &LockfileRun, failing: usize) -> String {
             if refused > 0 {
                 why.push(plural(refused, "removal the usage gate refuses"));
             }
+            if l.version.as_ref().is_some_and(|v| v.fails()) {
+                why.push("the declared version does not carry the change".to_string());
+            }
             if why.is_empty() {
                 why.push("the migration record is stale".to_string());
             }
@@ -197,7 +200,7 @@ fn render_gate(out: &mut String, l: &LockfileRun, r: &GateReport<'_>) {
         }
         out.push_str("```\n\n</details>\n\n");
     }
-    let usage = r.usage_findings();
+    let usage = r.findings();
     for f in &usage {
         write_finding(out, f);
     }

@@ -89,7 +89,7 @@ pub fn report(run: &CheckRun) -> Value {
             }
             results.push(result);
         }
-        for f in r.usage_findings() {
+        for f in r.findings() {
             results.push(usage_result(&f));
         }
         for p in &r.outcome.problems {

@@ -149,6 +149,13 @@ pub(super) fn run(args: &Args, config: &Path) -> u8 {
                     *e = consumer::suggest_for(&name, e);
                 }
             }
+            let declared = consumer::declared_version(&candidate, &lock_shown, ctx.line_offset);
+            l.version = Some(mcp_contract::version::judge(
+                &outcome.changes,
+                outcome.new_surface,
+                vec![declared],
+                args.require_version_bump,
+            ));
             l.checked = Some((outcome, ctx));
         }
         run.lockfiles.push(l);
