@@ -1006,7 +1006,7 @@ fn disjoint_nodes(root: &Value, a: &Value, b: &Value) -> bool {
     // both list their values, and share none
     let listed = |s: &Shape<'_>| effective_enum(s, TypeSet::from_keyword(s.get("type")));
     if let (Some(va), Some(vb)) = (listed(&sa), listed(&sb)) {
-        if !va.iter().any(|v| vb.contains(v)) {
+        if !crate::schema::values::intersect(&va, &vb) {
             return true;
         }
     }
@@ -1038,7 +1038,7 @@ fn disjoint_nodes(root: &Value, a: &Value, b: &Value) -> bool {
             let va = effective_enum(&xa, TypeSet::from_keyword(xa.get("type")));
             let vb = effective_enum(&xb, TypeSet::from_keyword(xb.get("type")));
             if let (Some(va), Some(vb)) = (va, vb) {
-                if !va.iter().any(|v| vb.contains(v)) {
+                if !crate::schema::values::intersect(&va, &vb) {
                     return true;
                 }
             }

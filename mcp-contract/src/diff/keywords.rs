@@ -14,6 +14,7 @@ use super::schema::{Cx, Direction, Effect};
 use crate::schema::numeric::{Bound, Num};
 use crate::schema::shape::Shape;
 use crate::schema::types::TypeSet;
+use crate::schema::values::ValueSet;
 
 static ANY: Value = Value::Bool(true);
 
@@ -27,12 +28,20 @@ pub(crate) fn effective_types(s: &Shape<'_>) -> TypeSet {
     {
         declared = declared.minus(TypeSet::FRACTION);
     }
-    match effective_enum(s, declared) {
-        Some(values) => values
-            .iter()
+    // (the types of the listed values, read in place: an `enum` of
+    // thousands is not copied to learn that it holds strings)
+    let of_values = |values: &mut dyn Iterator<Item = &Value>| {
+        values
+            .filter(|x| declared.contains(TypeSet::of(x)))
             .fold(TypeSet::NONE, |acc, v| acc.union(TypeSet::of(v)))
-            .intersect(declared),
-        None => declared,
+            .intersect(declared)
+    };
+    let listed = s.get("enum").and_then(Value::as_array);
+    match (s.get("const"), listed) {
+        (Some(c), Some(e)) if !e.contains(c) => TypeSet::NONE,
+        (Some(c), _) => of_values(&mut std::iter::once(c)),
+        (None, Some(e)) => of_values(&mut e.iter()),
+        (None, None) => declared,
     }
 }
 
@@ -208,13 +217,14 @@ pub(crate) fn compare_types_and_values(
             }
         }
         (Some(o), Some(n)) => {
+            let (os, ns) = (ValueSet::new(o), ValueSet::new(n));
             let removed: Vec<&Value> = o
                 .iter()
-                .filter(|v| !n.contains(v) && tn.contains(TypeSet::of(v)))
+                .filter(|v| !ns.contains(v) && tn.contains(TypeSet::of(v)))
                 .collect();
             let added: Vec<&Value> = n
                 .iter()
-                .filter(|v| !o.contains(v) && to.contains(TypeSet::of(v)))
+                .filter(|v| !os.contains(v) && to.contains(TypeSet::of(v)))
                 .collect();
             if !removed.is_empty() {
                 let what = match cx.dir {

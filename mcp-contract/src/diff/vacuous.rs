@@ -16,6 +16,7 @@ use super::keywords::{effective_enum, effective_types};
 use crate::schema::numeric::Num;
 use crate::schema::shape::{shape, Shape};
 use crate::schema::types::TypeSet;
+use crate::schema::values::ValueSet;
 
 /// Deepest `allOf`/`anyOf`/`oneOf` nesting looked into.
 const MAX_DEPTH: usize = 16;
@@ -334,22 +335,31 @@ fn listed(root: &Value, s: &Shape<'_>) -> Option<Vec<Value>> {
         if let Some(theirs) = effective_enum(&bs, TypeSet::ALL) {
             values = Some(match values {
                 None => theirs,
-                Some(ours) => ours
-                    .into_iter()
-                    .filter(|x| theirs.iter().any(|y| may_equal(x, y)))
-                    .collect(),
+                Some(ours) => {
+                    let theirs = ValueSet::new(&theirs);
+                    ours.into_iter()
+                        .filter(|x| may_be_among(x, &theirs))
+                        .collect()
+                }
             });
         }
     }
     values.map(|v| v.into_iter().filter(|x| within_bounds(s, x)).collect())
 }
 
-/// Can two listed values be the same JSON value? (numbers by value;
+/// Can `a` be one of the listed values `theirs`? (numbers by value;
 /// containers, which may hold numbers spelled apart, always may)
+fn may_be_among(a: &Value, theirs: &ValueSet<'_>) -> bool {
+    if matches!(a, Value::Array(_) | Value::Object(_)) {
+        return !theirs.is_empty();
+    }
+    theirs.has_containers() || theirs.contains_by(a, may_equal)
+}
+
+/// Can two scalar values be the same JSON value? (numbers by value)
 fn may_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => Num::from_number(x) == Num::from_number(y),
-        (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => true,
         _ => a == b,
     }
 }

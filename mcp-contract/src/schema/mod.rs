@@ -18,6 +18,7 @@ pub mod pattern;
 pub mod refs;
 pub mod shape;
 pub mod types;
+pub mod values;
 pub mod vocabulary;
 
 /// Keywords whose values are instance data, never schemas.

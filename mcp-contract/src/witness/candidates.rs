@@ -9,9 +9,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::hash;
 use super::path::Step;
 use super::sample::{self, flatten, member_schema, resolve};
+use crate::schema::values::{self as hash, ValueSet};
 
 /// Most candidates produced per change.
 pub const MAX_CANDIDATES: usize = 400;
@@ -462,17 +462,43 @@ pub fn focused_upto(f: &Focus<'_>, cap: usize) -> Vec<Value> {
             }
         }
         Some("enum" | "const") => {
-            for (root, n) in both() {
+            let listed = |root: &Value, n: &Value| -> Vec<Value> {
                 let flat = flatten(root, n, 0);
-                if let Some(v) = flat.get("const") {
+                let mut out: Vec<Value> = flat.get("const").cloned().into_iter().collect();
+                if let Some(Value::Array(e)) = flat.get("enum") {
+                    out.extend(e.iter().cloned());
+                }
+                out
+            };
+            let per_node: Vec<(bool, Vec<Value>)> = f
+                .src_nodes
+                .iter()
+                .map(|n| (true, listed(f.src_root, n)))
+                .chain(
+                    f.other_nodes
+                        .iter()
+                        .map(|n| (false, listed(f.other_root, n))),
+                )
+                .collect();
+            // the values the source side lists and the other does not come
+            // first: in an enum of thousands, the one value removed is the
+            // witness, wherever it sits in the list
+            let other = ValueSet::new(
+                per_node
+                    .iter()
+                    .filter(|(src, _)| !src)
+                    .flat_map(|(_, vs)| vs.iter()),
+            );
+            for (_, vs) in per_node.iter().filter(|(src, _)| *src) {
+                for v in vs.iter().filter(|v| !other.contains(v)) {
                     c.push(v.clone());
                 }
-                for v in flat
-                    .get("enum")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
+            }
+            for (_, vs) in &per_node {
+                for v in vs {
+                    if c.is_full() {
+                        break;
+                    }
                     c.push(v.clone());
                 }
             }

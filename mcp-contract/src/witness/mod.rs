@@ -35,8 +35,6 @@ mod embed;
 #[cfg(feature = "validate")]
 mod fixtures;
 #[cfg(feature = "validate")]
-mod hash;
-#[cfg(feature = "validate")]
 mod ints;
 #[cfg(feature = "validate")]
 mod pass;

@@ -317,6 +317,22 @@ mod tests {
             .all(|c| c.proof == Some(Proof::Proven)));
     }
 
+    /// The value removed from a long enum is the witness, wherever it sits
+    /// in the list (not only among the first values tried).
+    #[test]
+    fn a_value_removed_from_a_long_enum_is_its_witness() {
+        let old: Vec<Value> = (0..3000).map(|i| json!(format!("v{i:04}"))).collect();
+        let mut new = old.clone();
+        let gone = new.remove(2345);
+        let prop = |e: &[Value]| json!({"type": "object", "properties": {"c": {"type": "string", "enum": e}}, "required": ["c"]});
+        let p = proofs(prop(&old), prop(&new));
+        assert_eq!(p.len(), 1, "{p:?}");
+        let (rule, w, proof) = &p[0];
+        assert_eq!(rule, "input.enum-narrowed");
+        assert_eq!(*proof, Proof::Proven);
+        assert_eq!(w.as_ref().unwrap().value, json!({ "c": gone }));
+    }
+
     #[test]
     fn integer_width_witness_is_the_boundary_serde_rejects() {
         let os =
