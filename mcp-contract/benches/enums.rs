@@ -41,8 +41,8 @@ fn main() {
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![10_000, 60_000, 100_000]);
     println!(
-        "{:>9} {:>12} {:>16}",
-        "values", "diff ms", "diff+witness ms"
+        "{:>9} {:>12} {:>16} {:>12}",
+        "values", "diff ms", "diff+witness ms", "contain ms"
     );
     for n in sizes {
         let old: Vec<Value> = (0..n).map(|i| json!(format!("value_{i:06}"))).collect();
