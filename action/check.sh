@@ -19,6 +19,8 @@
 #                          --require-version-bump (the declared version must
 #                          carry the bump the change requires)
 #   MCP_CONTRACT_SARIF     where to write the SARIF report (empty: none)
+#   MCP_CONTRACT_SERVED    `served`: "false" leaves out the served == gated
+#                          probe of a Rust workspace (default: on)
 #   MCP_CONTRACT_PUSH_BEFORE  the commit before a push (action.yml passes
 #                          github.event.before on push events)
 #
@@ -116,6 +118,13 @@ if [ -n "$lockfile" ]; then
   opts+=(--lockfile "$lockfile")
 elif [ "$mode" = workspace ]; then
   opts+=(--workspace)
+  # served == gated: each build-step package's binaries are built and
+  # asked what they publish (check --served)
+  case "${MCP_CONTRACT_SERVED:-true}" in
+    true) opts+=(--served) ;;
+    false) ;;
+    *) fail "served is \`${MCP_CONTRACT_SERVED}\`: give \"true\" or \"false\"" ;;
+  esac
 fi
 
 # shellcheck source=action/baseline.sh

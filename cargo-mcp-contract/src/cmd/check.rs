@@ -19,6 +19,7 @@ use crate::cmd::staged;
 use crate::output::{self, ColorChoice};
 
 mod consumer;
+mod served;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -112,6 +113,12 @@ pub struct Args {
     /// contract file is staged (the pre-commit hook runs this)
     #[arg(long, conflicts_with = "server")]
     staged: bool,
+    /// Also check that what each build-step package's binaries serve is
+    /// the lockfile: builds them and starts each under the probe (the
+    /// Contracted wrapper writes how every locked tool is served, then
+    /// exits); a tool served differently fails the check
+    #[arg(long, conflicts_with_all = ["server", "staged", "lockfile"])]
+    served: bool,
     /// Skip the witness search (no `= witness:` lines, `witness`/`proof` null in JSON)
     #[arg(long, conflicts_with = "write_fixtures")]
     no_witness: bool,
@@ -353,6 +360,13 @@ fn check_one(
             l.errors.push(RunError::input(name, &e));
         }
     }
+    // (after the gate: the lockfile is named as the repository names it)
+    if let Some(p) = package.filter(|p| args.served && p.uses_build_step) {
+        match served::check(p, &l.lockfile) {
+            Ok(s) => l.served = Some(s),
+            Err(text) => l.errors.push(RunError::text(name, &l.lockfile, text)),
+        }
+    }
     l
 }
 
@@ -398,6 +412,7 @@ fn print_run(run: &CheckRun, format: Format, color: ColorChoice) {
     output::out!("{text}");
     for l in &run.lockfiles {
         eprint!("{}", check_human::fixtures(l));
+        eprint!("{}", check_human::served(l));
     }
     eprint!("{}", check_human::errors(run));
 }

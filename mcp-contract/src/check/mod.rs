@@ -15,6 +15,7 @@ pub mod alias;
 pub mod inputs;
 pub mod lines;
 pub mod packages;
+pub mod probe;
 pub mod repo;
 pub mod reserved;
 pub mod run;

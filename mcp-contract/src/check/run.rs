@@ -92,6 +92,8 @@ pub struct LockfileRun {
     pub checked: Option<(CheckOutcome, CheckContext)>,
     /// The contract fixtures beside the lockfile, when there are any.
     pub fixtures: Option<FixtureResults>,
+    /// What the package's binary serves, against the lockfile (`--served`).
+    pub served: Option<super::probe::ServedRun>,
     /// What kept the lockfile (or its fixtures) from being checked.
     pub errors: Vec<RunError>,
     /// The version rule: the bump the change requires and whether each
@@ -107,6 +109,7 @@ impl LockfileRun {
             candidate,
             checked: None,
             fixtures: None,
+            served: None,
             errors: vec![],
             version: None,
         }
@@ -124,6 +127,7 @@ impl LockfileRun {
         } else if gate == Status::Failed
             || self.fixtures.as_ref().is_some_and(|f| !f.passed())
             || self.version.as_ref().is_some_and(|v| v.fails())
+            || self.served.as_ref().is_some_and(|s| !s.passed())
         {
             Status::Failed
         } else {

@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use super::gate::{describe_entry, run_usage_findings, GateReport};
+use super::gate::{describe_entry, run_findings, GateReport};
 use crate::check::run::{CheckRun, LockfileRun};
 use crate::check::usage::findings::{self, Finding};
 use crate::check::Status;
@@ -36,7 +36,7 @@ pub fn render(run: &CheckRun, color: bool) -> HumanReport {
             render_one(&mut report.out, l, &r, color);
         }
     }
-    for f in run_usage_findings(run) {
+    for f in run_findings(run) {
         write_finding(&mut report.out, color, &f);
     }
     report.err = errors(run);
@@ -102,6 +102,32 @@ pub fn fixtures(l: &LockfileRun) -> String {
         text.push_str("  help: a legacy fixture that fails means a compatibility branch (alias, default, version) was removed from contracts/migrations.toml while callers may still rely on it; restore the entry, or change the fixture's expectation on purpose\n");
     }
     text
+}
+
+/// What `--served` compared for a lockfile (empty without it): the
+/// binaries started and how many tools they serve as locked.
+pub fn served(l: &LockfileRun) -> String {
+    let Some(s) = &l.served else {
+        return String::new();
+    };
+    if let Some(why) = &s.nothing_to_compare {
+        return format!("served: nothing to compare: {why}\n");
+    }
+    let bins: Vec<String> = s
+        .binaries
+        .iter()
+        .map(|(b, what)| format!("{b} ({what})"))
+        .collect();
+    let differ = s
+        .findings
+        .iter()
+        .filter(|f| f.rule == "served.differs")
+        .count();
+    format!(
+        "served: {} locked tools compared with what {} serves, {differ} served differently\n",
+        s.compared,
+        bins.join(", ")
+    )
 }
 
 fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool) {
@@ -189,6 +215,7 @@ fn render_one(out: &mut String, l: &LockfileRun, r: &GateReport<'_>, color: bool
         write_finding(out, color, &f);
     }
     out.push_str(&fixtures(l));
+    out.push_str(&served(l));
     let s = o.summary();
     let _ = writeln!(
         out,

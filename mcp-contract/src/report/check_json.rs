@@ -56,7 +56,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::gate::{run_usage_findings, status_str, GateReport};
+use super::gate::{run_findings, status_str, GateReport};
 use super::json::{change_json, JSON_FORMAT_VERSION};
 use crate::check::run::{CheckRun, LockfileRun, RunError};
 use crate::check::usage::findings::Finding;
@@ -106,7 +106,7 @@ pub fn usage_run_json(run: &CheckRun) -> Value {
             "tool": t.tool, "file": t.file, "clients": t.clients, "hits": t.hits,
             "last_hit": t.last_hit.to_string(), "suggestion": t.suggestion,
         })).collect::<Vec<_>>(),
-        "findings": run_usage_findings(run).iter().map(finding_json).collect::<Vec<_>>(),
+        "findings": run_findings(run).iter().map(finding_json).collect::<Vec<_>>(),
     })
 }
 
@@ -224,6 +224,17 @@ fn lockfile_json(l: &LockfileRun) -> Value {
                     "failures": f.failures.iter().map(|x| json!({
                         "tool": x.tool, "file": x.file, "problem": x.problem,
                     })).collect::<Vec<_>>(),
+                }),
+                None => Value::Null,
+            },
+        );
+        m.insert(
+            "served".into(),
+            match &l.served {
+                Some(s) => json!({
+                    "binaries": s.binaries.iter().map(|(b, what)| json!({"binary": b, "outcome": what})).collect::<Vec<_>>(),
+                    "compared": s.compared,
+                    "nothing_to_compare": s.nothing_to_compare,
                 }),
                 None => Value::Null,
             },

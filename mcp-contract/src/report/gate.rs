@@ -101,6 +101,19 @@ pub fn run_usage_findings(run: &CheckRun) -> Vec<Finding> {
     crate::check::usage::findings::run(u, waived)
 }
 
+/// Every finding of the run besides the gate's changes: the usage gate's,
+/// then what each package's binary serves (`--served`).
+pub fn run_findings(run: &CheckRun) -> Vec<Finding> {
+    let mut all = run_usage_findings(run);
+    all.extend(
+        run.lockfiles
+            .iter()
+            .filter_map(|l| l.served.as_ref())
+            .flat_map(|s| s.findings.iter().cloned()),
+    );
+    all
+}
+
 /// The overall status of a run (the worst of its lockfiles).
 pub fn overall(run: &CheckRun) -> Status {
     run.status()

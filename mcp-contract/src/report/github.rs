@@ -42,7 +42,7 @@ pub fn render(run: &CheckRun) -> String {
             );
         }
     }
-    for f in super::gate::run_usage_findings(run) {
+    for f in super::gate::run_findings(run) {
         finding(&mut out, &f);
     }
     for (_, e) in run.all_errors() {

@@ -51,6 +51,24 @@ pub fn render(run: &CheckRun) -> String {
             "  <testsuite name=\"mcp-contract usage evidence\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n"
         );
     }
+    let served: Vec<&Finding> = run
+        .lockfiles
+        .iter()
+        .filter_map(|l| l.served.as_ref())
+        .flat_map(|s| &s.findings)
+        .collect();
+    if !served.is_empty() {
+        let mut cases = String::new();
+        let mut failures = 0;
+        for f in &served {
+            failures += usage_case(&mut cases, f);
+        }
+        let _ = write!(
+            out,
+            "  <testsuite name=\"mcp-contract served\" tests=\"{}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n",
+            served.len()
+        );
+    }
     if !run.errors.is_empty() {
         let mut cases = String::new();
         for e in &run.errors {

@@ -33,7 +33,7 @@ pub fn render(run: &CheckRun) -> String {
         }
         render_fixtures_and_errors(&mut out, l);
     }
-    let usage = super::gate::run_usage_findings(run);
+    let usage = super::gate::run_findings(run);
     if let Some(line) = run.usage.as_ref().and_then(findings::summary) {
         let _ = writeln!(out, "{}\n", cell(&line));
     }

@@ -109,7 +109,7 @@ pub fn report(run: &CheckRun) -> Value {
             }));
         }
     }
-    for f in super::gate::run_usage_findings(run) {
+    for f in super::gate::run_findings(run) {
         results.push(usage_result(&f));
     }
     let mut driver_rules: Vec<Value> = used
@@ -139,6 +139,7 @@ pub fn report(run: &CheckRun) -> Value {
     ]
     .into_iter()
     .chain(crate::check::usage::findings::RULES.iter().copied())
+    .chain(crate::check::probe::RULES.iter().copied())
     {
         driver_rules.push(json!({"id": id, "shortDescription": {"text": text}}));
     }

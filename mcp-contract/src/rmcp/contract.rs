@@ -31,6 +31,8 @@ pub struct Contract {
     /// Prompts as locked (canonical entry, name included).
     prompts: BTreeMap<String, Value>,
     compat: Compat,
+    /// The package whose build step wrote it (`rmcp!()` says which).
+    package: Option<String>,
 }
 
 /// How a tool the server serves relates to the contract.
@@ -86,7 +88,19 @@ impl Contract {
             features,
             prompts,
             compat: Compat::from_json(plan)?,
+            package: None,
         })
+    }
+
+    /// The same contract, naming the package whose build step wrote it.
+    pub fn in_package(mut self, package: &str) -> Self {
+        self.package = Some(package.to_string());
+        self
+    }
+
+    /// The package whose build step wrote the contract, when known.
+    pub fn package(&self) -> Option<&str> {
+        self.package.as_deref()
     }
 
     /// The compatibility layer run before every call.

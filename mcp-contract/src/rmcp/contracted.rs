@@ -81,7 +81,12 @@ impl<S: ServerHandler> Contracted<S> {
     /// build: it will be published as served while its calls are checked
     /// against the locked contract's record (its arguments are not
     /// validated against the locked schema, which is not the one served).
+    ///
+    /// Started by `cargo mcp-contract check --served` (with
+    /// [`probe::PROBE_ENV`](super::probe::PROBE_ENV) set), it writes that
+    /// comparison for the check and ends the process instead.
     pub fn new(inner: S, contract: Contract) -> Self {
+        super::probe::run_if_asked(&inner, &contract);
         let (contract, diverging) = checked(&inner, contract);
         if let Some(line) = startup_report(&diverging) {
             eprintln!("{line}");

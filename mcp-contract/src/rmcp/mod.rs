@@ -25,6 +25,7 @@ mod contracted;
 mod handler;
 mod json_diff;
 mod notify;
+pub mod probe;
 
 pub use assert::{assert_locked, assert_prompts_locked, locked_differences};
 pub use contract::{Contract, Published};
@@ -58,5 +59,6 @@ macro_rules! __rmcp_contract {
                 "/mcp-contract-compat/plan.json"
             )),
         )
+        .in_package(::core::env!("CARGO_PKG_NAME"))
     };
 }

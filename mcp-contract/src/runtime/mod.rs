@@ -37,6 +37,7 @@ pub mod normalize;
 #[cfg(feature = "otel")]
 pub mod otel;
 pub mod plan;
+pub mod probe;
 pub mod recorder;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
