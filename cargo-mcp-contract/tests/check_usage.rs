@@ -223,6 +223,10 @@ fn cleared_after_the_quiet_window_and_the_evidence_recorded() {
         "evidence = {{ sha256 = \"{}\", from = 2026-10-01, to = 2026-12-20 }}",
         digest(&merged)
     );
+    // what --record-evidence writes: the line, naming the evidence it
+    // commits beside the record
+    let file = format!("usage/{}.json", &digest(&merged)[..16]);
+    let written = line.replace(" }", &format!(", file = \"{file}\" }}"));
 
     // Cleared, but the entry does not record the evidence yet.
     let run = check(&r, &["--usage", &autumn, &december, today[0], today[1]]);
@@ -250,7 +254,7 @@ fn cleared_after_the_quiet_window_and_the_evidence_recorded() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/usage-gate.md"),
     )
     .unwrap();
-    assert!(page.contains(&line), "{line}");
+    assert!(page.contains(&written), "{written}");
 
     // --record-evidence writes exactly that line into the entry.
     let wrote = check(
@@ -266,7 +270,13 @@ fn cleared_after_the_quiet_window_and_the_evidence_recorded() {
     );
     assert_eq!(wrote.code, 0, "{wrote:?}");
     assert!(wrote.stderr.contains("wrote `evidence = "), "{wrote:?}");
-    assert_eq!(r.read(RECORD), format!("{REMOVAL}{line}\n"));
+    assert_eq!(r.read(RECORD), format!("{REMOVAL}{written}\n"));
+    let committed = r.read(&format!("contracts/{file}"));
+    // byte for byte the canonical text the digest is taken of
+    assert_eq!(
+        committed,
+        format!("{}\n", serde_json::to_string_pretty(&merged).unwrap())
+    );
 
     // Recorded: the check passes and says why; writing again changes nothing.
     let run = check(&r, &["--usage", &autumn, &december, today[0], today[1]]);
@@ -275,7 +285,10 @@ fn cleared_after_the_quiet_window_and_the_evidence_recorded() {
         run.stdout.contains("note[usage.removal-cleared]"),
         "{run:?}"
     );
-    assert!(run.stdout.contains(&format!("recorded: {line}")), "{run:?}");
+    assert!(
+        run.stdout.contains(&format!("recorded: {written}")),
+        "{run:?}"
+    );
     let same = check(
         &r,
         &[
@@ -289,7 +302,7 @@ fn cleared_after_the_quiet_window_and_the_evidence_recorded() {
     );
     assert_eq!(same.code, 0, "{same:?}");
     assert!(!same.stderr.contains("wrote"), "{same:?}");
-    assert_eq!(r.read(RECORD), format!("{REMOVAL}{line}\n"));
+    assert_eq!(r.read(RECORD), format!("{REMOVAL}{written}\n"));
 
     // Other evidence that clears as well is not the evidence recorded.
     let more = f.write(

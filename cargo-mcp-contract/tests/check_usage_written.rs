@@ -393,3 +393,165 @@ fn the_counter_another_language_emits_decides_the_removal() {
         "{run:?}"
     );
 }
+
+/// The evidence a cleared removal relied on travels with the record:
+/// `--record-evidence` commits it beside the record and names it in the
+/// entry, so the next check without `--usage` (the hook, CI on a clean
+/// clone, a day later) decides on the same counts; a committed file whose
+/// counts are not the entry's digest, or that is missing, is an error.
+#[test]
+fn recorded_evidence_is_enough_for_the_next_check() {
+    let r = hand_written_alias_removed();
+    let base = r.git(&["rev-parse", "HEAD"]);
+    let f = Files::new();
+    let ev = f.write(
+        "usage.json",
+        &evidence_json(
+            "2026-11-01",
+            "2026-12-20",
+            &[],
+            &[("search", "field:query", "mcp/0.1.0", "2026-11-20", 2)],
+        ),
+    );
+    let wrote = check(
+        &r,
+        &["--usage", &ev, TODAY[0], TODAY[1], "--record-evidence"],
+    );
+    assert_eq!(wrote.code, 0, "{wrote:?}");
+    let record = r.read(RECORD);
+    let line = record
+        .lines()
+        .find(|l| l.starts_with("evidence = "))
+        .unwrap_or_else(|| panic!("no evidence line: {record}"));
+    let file = line
+        .split("file = \"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap_or_else(|| panic!("no file in {line}"));
+    assert!(
+        file.starts_with("usage/") && file.ends_with(".json"),
+        "{line}"
+    );
+    assert!(
+        line.contains("from = 2026-11-01, to = 2026-12-20"),
+        "{line}"
+    );
+    let committed = format!("contracts/{file}");
+    assert!(
+        wrote.stderr.contains("wrote the usage evidence") && wrote.stderr.contains(&committed),
+        "{wrote:?}"
+    );
+
+    // the hook, before the file is staged: it is not in the commit
+    r.git(&["add", LOCK, RECORD]);
+    let hook = check(&r, &["--staged", TODAY[0], TODAY[1]]);
+    assert_eq!(hook.code, 2, "{hook:?}");
+    let all = format!("{}{}", hook.stdout, hook.stderr);
+    assert!(
+        all.contains(&format!(
+            "error: contracts/migrations.toml: line 9, column 12: the entry's evidence file {committed} does not exist"
+        )) && all.contains("(`git add` it)"),
+        "{hook:?}"
+    );
+    r.git(&["add", "-A"]);
+    let hook = check(&r, &["--staged", TODAY[0], TODAY[1]]);
+    assert_eq!(hook.code, 0, "{hook:?}");
+
+    // a plain check, the same day and a month later: the recorded decision
+    for today in ["2026-12-21", "2027-01-20"] {
+        let run = check(&r, &["--today", today]);
+        assert_eq!(run.code, 0, "{today}: {run:?}");
+        assert!(
+            run.stdout.contains("note[usage.removal-cleared]: removing the argument `query` of `search`: cleared by the usage evidence committed with the record (no call in the quiet window 2026-11-21..2026-12-20, 30 days with data)"),
+            "{today}: {run:?}"
+        );
+        assert!(
+            run.stdout.contains(&format!(
+                "evidence: {committed}, as the entry records it; judged as of 2026-12-21"
+            )),
+            "{today}: {run:?}"
+        );
+        let v = json_of(&check(&r, &["--today", today, "--format", "json"]));
+        let removal = &v["checks"][0]["usage"]["removals"][0];
+        assert_eq!(removal["verdict"], "cleared", "{removal}");
+        assert_eq!(removal["evidence_record"], "committed", "{removal}");
+        assert_eq!(removal["evidence_file"], committed.as_str(), "{removal}");
+        assert_eq!(removal["fails"], false, "{removal}");
+    }
+
+    // CI: a clean clone of the commit, checked against its parent
+    let head = r.commit("query removed, its evidence committed");
+    let ci = tempfile::tempdir().unwrap();
+    git_in(
+        ci.path(),
+        &["clone", "-q", &r.path().display().to_string(), "."],
+    );
+    let run = run_in(
+        ci.path(),
+        &[
+            "check",
+            "--against",
+            &base,
+            "--no-witness",
+            TODAY[0],
+            TODAY[1],
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("committed with the record"), "{run:?}");
+    assert_eq!(git_in(ci.path(), &["rev-parse", "HEAD"]), head);
+    // from here on, the same change checked from the working tree
+    let since = |base: &str| r.check(&["--against", base, "--no-witness", TODAY[0], TODAY[1]]);
+
+    // one count changed in the committed file: its digest is not the entry's
+    let text = r.read(&committed);
+    assert!(text.contains("\"count\": 2"), "{text}");
+    r.write(&committed, &text.replace("\"count\": 2", "\"count\": 3"));
+    let run = since(&base);
+    assert_eq!(run.code, 2, "{run:?}");
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains(&format!(
+            "the entry's evidence file {committed} does not hold the evidence the entry records"
+        )),
+        "{run:?}"
+    );
+    // the file removed: an error too, never a silent `usage.no-evidence`
+    std::fs::remove_file(r.abs(&committed)).unwrap();
+    let run = since(&base);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        format!("{}{}", run.stdout, run.stderr).contains(&format!(
+            "the entry's evidence file {committed} does not exist"
+        )),
+        "{run:?}"
+    );
+
+    // an entry recorded before evidence travelled (no `file`): the check
+    // says why nothing decides on it, and recording again commits the file
+    let record = r.read(RECORD);
+    r.write(RECORD, &record.replace(&format!(", file = \"{file}\""), ""));
+    let run = since(&base);
+    assert_eq!(run.code, 1, "{run:?}");
+    for want in [
+        "error[usage.no-evidence]: removing the argument `query` of `search`",
+        "  = the entry records evidence (2026-11-01..2026-12-20) but not its file, so nothing here can decide on it: run `cargo mcp-contract check --usage FILE... --record-evidence` once more",
+        "`--record-evidence` commits the evidence beside the record, and a check without `--usage` (the hook, CI) decides on it",
+    ] {
+        assert!(run.stdout.contains(want), "missing {want:?}: {run:?}");
+    }
+    let again = r.check(&[
+        "--against",
+        &base,
+        "--no-witness",
+        "--usage",
+        &ev,
+        TODAY[0],
+        TODAY[1],
+        "--record-evidence",
+    ]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert_eq!(r.read(RECORD), record);
+    assert_eq!(r.read(&committed), text);
+    assert_eq!(since(&base).code, 0);
+}

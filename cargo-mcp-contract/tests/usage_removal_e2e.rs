@@ -347,8 +347,9 @@ fn removal_waits_for_every_client_and_for_covered_days() {
         .unwrap_or_default();
     assert!(
         entry.starts_with("evidence = { sha256 = \"")
-            && entry.ends_with("\", from = 2026-11-02, to = 2026-12-21 }"),
-        "the removal's entry records the evidence it was cleared on: {entry:?}\n{record}"
+            && entry.contains("\", from = 2026-11-02, to = 2026-12-21, file = \"usage/")
+            && entry.ends_with(".json\" }"),
+        "the removal's entry records the evidence it was cleared on, and the file it committed: {entry:?}\n{record}"
     );
     let passed = team.cli(&args);
     assert!(passed.status.success(), "{}", text(&passed));
@@ -356,6 +357,21 @@ fn removal_waits_for_every_client_and_for_covered_days() {
         text(&passed).contains("note[usage.removal-cleared]"),
         "{}",
         text(&passed)
+    );
+    // the hook and CI have no evidence files: they decide on the committed one
+    let plain = team.cli(&[
+        "check",
+        "--against",
+        "HEAD",
+        "--no-witness",
+        "--today",
+        "2026-12-22",
+    ]);
+    assert!(plain.status.success(), "{}", text(&plain));
+    assert!(
+        text(&plain).contains("cleared by the usage evidence committed with the record"),
+        "{}",
+        text(&plain)
     );
     team.commit("remove the alias `query`: no caller for 30 days (usage evidence recorded)");
 

@@ -314,7 +314,7 @@ fn check_one(
                 .filter(|_| live_candidate.is_none());
             let sides = check::usage::Sides::of(&input, reduced_from);
             let mut outcome = gate(args.no_witness, input);
-            usage.judge(&sides, &mut outcome, &ctx, path, &mut l, known);
+            usage.judge(&sides, &mut outcome, &ctx, path, &read_from, &mut l, known);
             if args.write_fixtures {
                 if let Err(e) = write_fixtures(path, &outcome) {
                     l.errors.push(RunError::text(name, &l.lockfile, e));

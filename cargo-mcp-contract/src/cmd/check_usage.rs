@@ -65,19 +65,35 @@ impl Gate {
         })
     }
 
-    /// Decides one lockfile's removals, adds the tools it knows to
-    /// `known`, and with `--record-evidence` writes the evidence record.
+    /// Decides one lockfile's removals (on `--usage`, else on the evidence
+    /// committed beside the record, read where the lockfile is read from:
+    /// `read_from`), adds the tools it knows to `known`, and with
+    /// `--record-evidence` writes the evidence record and commits the
+    /// evidence beside the record.
+    #[allow(clippy::too_many_arguments)]
     pub fn judge(
         &self,
         sides: &Sides,
         outcome: &mut CheckOutcome,
         ctx: &CheckContext,
         lockfile: &Path,
+        read_from: &Path,
         l: &mut LockfileRun,
         known: &mut BTreeSet<String>,
     ) {
-        outcome.usage = usage::decide(sides, outcome, &self.evidence, self.today);
         let package = l.candidate.package().map(str::to_string);
+        let record_dir = read_from.parent().unwrap_or(Path::new("."));
+        let shown_dir = Path::new(&ctx.record)
+            .parent()
+            .map(|d| d.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        let confine = std::fs::canonicalize(record_dir).ok();
+        let (committed, bad) =
+            usage::committed::read(&outcome.record, record_dir, &shown_dir, confine.as_deref());
+        for e in &bad {
+            l.errors.push(RunError::input(package.as_deref(), e));
+        }
+        outcome.usage = usage::decide(sides, outcome, &self.evidence, &committed, self.today);
         if let EvidenceInput::Given(g) = &self.evidence {
             let here = known::names(sides, &outcome.record);
             let leftover = known::unknown_names(g, &here);
@@ -95,7 +111,7 @@ impl Gate {
             }
         }
         if self.record {
-            if let Err(text) = write_records(lockfile, outcome) {
+            if let Err(text) = write_records(lockfile, outcome, &self.evidence) {
                 l.errors
                     .push(RunError::text(package.as_deref(), &ctx.record, text));
             }
@@ -135,20 +151,35 @@ impl Gate {
 /// `--record-evidence`: writes the evidence record into each cleared
 /// removal's entry that lacks it or records other evidence; says on stderr
 /// what it wrote.
-fn write_records(lockfile: &Path, outcome: &mut CheckOutcome) -> Result<(), String> {
-    let Some(expected) = outcome.usage.expected.clone() else {
+fn write_records(
+    lockfile: &Path,
+    outcome: &mut CheckOutcome,
+    evidence: &EvidenceInput,
+) -> Result<(), String> {
+    let (Some(mut expected), EvidenceInput::Given(given)) =
+        (outcome.usage.expected.clone(), evidence)
+    else {
         return Ok(());
     };
+    // The evidence travels with the record: committed beside it, named by
+    // the entry, so a check without --usage decides on the same counts.
+    let name = usage::record::committed_name(&expected.sha256);
+    expected.file = Some(name.clone());
     let mut lines = vec![];
     for r in &outcome.usage.removals {
-        if let Verdict::Cleared {
-            record: RecordState::Missing | RecordState::Mismatch(_),
-            ..
-        } = &r.verdict
-        {
-            if let Some(e) = r.path.entry.and_then(|i| outcome.record.entries.get(i)) {
-                lines.push(e.pos.line);
-            }
+        let Verdict::Cleared { record, .. } = &r.verdict else {
+            continue;
+        };
+        let Some(e) = r.path.entry.and_then(|i| outcome.record.entries.get(i)) else {
+            continue;
+        };
+        let stale = match record {
+            RecordState::Missing | RecordState::Mismatch(_) => true,
+            RecordState::Recorded => e.evidence.as_ref().is_some_and(|x| x.file != expected.file),
+            _ => false,
+        };
+        if stale {
+            lines.push(e.pos.line);
         }
     }
     if lines.is_empty() {
@@ -157,6 +188,13 @@ fn write_records(lockfile: &Path, outcome: &mut CheckOutcome) -> Result<(), Stri
     lines.sort();
     lines.dedup();
     let path = mcp_contract::migrations::path_for(lockfile);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    if usage::record::write_committed(dir, &name, &given.merged)? {
+        eprintln!(
+            "wrote the usage evidence {} (commit it with the record)",
+            dir.join(&name).display()
+        );
+    }
     let written = usage::record::write(&path, &lines, &expected).map_err(|e| {
         format!(
             "{e}\n  help: add the line by hand: {}",
@@ -172,6 +210,7 @@ fn write_records(lockfile: &Path, outcome: &mut CheckOutcome) -> Result<(), Stri
             );
         }
     }
+    outcome.usage.expected = Some(expected);
     for r in &mut outcome.usage.removals {
         if let Verdict::Cleared { record, .. } = &mut r.verdict {
             let entry_line = r
@@ -179,8 +218,10 @@ fn write_records(lockfile: &Path, outcome: &mut CheckOutcome) -> Result<(), Stri
                 .entry
                 .and_then(|i| outcome.record.entries.get(i))
                 .map(|e| e.pos.line);
-            if matches!(record, RecordState::Missing | RecordState::Mismatch(_))
-                && entry_line.is_some_and(|l| lines.contains(&l))
+            if matches!(
+                record,
+                RecordState::Missing | RecordState::Mismatch(_) | RecordState::Recorded
+            ) && entry_line.is_some_and(|l| lines.contains(&l))
             {
                 *record = RecordState::Written;
             }

@@ -5,6 +5,9 @@
 //! canonical JSON ([`crate::check::usage`] computes it), `from`/`to` its
 //! range. `cargo mcp-contract check --usage FILE... --record-evidence`
 //! writes it; the gate compares it with the evidence it was given.
+//! `file = "usage/<digest>.json"` (optional, relative to the record's
+//! directory) names that evidence committed beside the record, so a plain
+//! `check` (the hook, CI) decides on it without `--usage`.
 //!
 //! Validated like the rest of the record: every problem at once, at its
 //! line and column, unknown keys listed.
@@ -15,7 +18,7 @@ use super::model::{Pos, Problem};
 use crate::date::Date;
 
 /// The keys of an `evidence` record.
-pub const EVIDENCE_KEYS: &[&str] = &["sha256", "from", "to"];
+pub const EVIDENCE_KEYS: &[&str] = &["sha256", "from", "to", "file"];
 
 /// The usage evidence a removal was cleared on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +28,9 @@ pub struct EvidenceRecord {
     /// The first and last day the evidence covers.
     pub from: Date,
     pub to: Date,
+    /// The evidence committed beside the record: a relative path under the
+    /// record's directory, `/`-separated, ending in `.json`.
+    pub file: Option<String>,
     /// Where the `evidence` key is.
     pub pos: Pos,
 }
@@ -33,13 +39,17 @@ impl EvidenceRecord {
     /// The record as the line to write into an entry:
     /// `evidence = { sha256 = "...", from = 2026-10-01, to = 2026-11-30 }`.
     pub fn toml_line(&self) -> String {
+        let file = match &self.file {
+            Some(f) => format!(", file = \"{f}\""),
+            None => String::new(),
+        };
         format!(
-            "evidence = {{ sha256 = \"{}\", from = {}, to = {} }}",
+            "evidence = {{ sha256 = \"{}\", from = {}, to = {}{file} }}",
             self.sha256, self.from, self.to
         )
     }
 
-    /// Does it record the same evidence (position aside)?
+    /// Does it record the same evidence (position and committed file aside)?
     pub fn same(&self, other: &EvidenceRecord) -> bool {
         (self.sha256.as_str(), self.from, self.to) == (other.sha256.as_str(), other.from, other.to)
     }
@@ -136,6 +146,23 @@ pub fn read(
         parsed
     };
     let (from, to) = (date("from"), date("to"));
+    let committed = match t.get("file") {
+        None => None,
+        Some(v) => match v.as_str().filter(|f| committed_path_ok(f)) {
+            Some(f) => Some(f.to_string()),
+            None => {
+                problems.push(
+                    Problem::invalid(
+                        file,
+                        pos(v.span()),
+                        "`file` must be a relative path inside the record's directory, ending in .json (`usage/<digest>.json`)",
+                    )
+                    .help("let `cargo mcp-contract check --usage FILE... --record-evidence` write the file and this key"),
+                );
+                None
+            }
+        },
+    };
     if let (Some(f), Some(t)) = (from, to) {
         if f > t {
             problems.push(
@@ -153,10 +180,24 @@ pub fn read(
             sha256,
             from,
             to,
+            file: committed,
             pos: at,
         }),
         _ => Err(problems),
     }
+}
+
+/// A committed evidence path: relative, `/`-separated, plain components
+/// (no `..`, `.`, empty or hidden ones), a `.json` file.
+fn committed_path_ok(f: &str) -> bool {
+    f.len() <= 200
+        && f.ends_with(".json")
+        && f.split('/').all(|c| {
+            !c.is_empty()
+                && !c.starts_with('.')
+                && c.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        })
 }
 
 #[cfg(test)]
@@ -200,7 +241,7 @@ mod tests {
             "m.toml:9:23: `sha256` must be 64 lowercase hex digits",
             "m.toml:9:37: `from` is not a valid date",
             "unknown key `form` in `evidence`",
-            "did you mean `from`? allowed keys: sha256, from, to",
+            "did you mean `from`? allowed keys: sha256, from, to, file",
         ] {
             assert!(all.contains(want), "{want:?} not in:\n{all}");
         }
@@ -218,5 +259,30 @@ mod tests {
             "{{ sha256 = \"{sha}\", from = 2026-11-30, to = 2026-11-01 }}"
         ));
         assert!(problems[0].contains("runs backwards"), "{problems:?}");
+        for bad in [
+            "../x.json",
+            "/abs.json",
+            "usage/x.txt",
+            "usage//x.json",
+            "usage/.x.json",
+            "a\\\\b.json",
+        ] {
+            let (r, problems) = record(&format!(
+                "{{ sha256 = \"{sha}\", from = 2026-11-01, to = 2026-11-30, file = \"{bad}\" }}"
+            ));
+            assert!(r.entries.is_empty(), "{bad}");
+            assert!(
+                problems[0]
+                    .contains("`file` must be a relative path inside the record's directory"),
+                "{bad}: {problems:?}"
+            );
+        }
+        let (r, problems) = record(&format!(
+            "{{ sha256 = \"{sha}\", from = 2026-11-01, to = 2026-11-30, file = \"usage/0000.json\" }}"
+        ));
+        assert!(problems.is_empty(), "{problems:?}");
+        let e = r.entries[0].evidence.clone().unwrap();
+        assert_eq!(e.file.as_deref(), Some("usage/0000.json"));
+        assert!(e.toml_line().ends_with(", file = \"usage/0000.json\" }"));
     }
 }

@@ -30,7 +30,9 @@
 //! "cleared"|"refused"|"no-evidence"|"no-condition"|"waived", "fails",
 //! "window", "callers": [{"client", "last_hit", "hits"}], "after_window":
 //! [{"client", "days", "hits"}] (calls today or later), "covered", "needed",
-//! "gaps", "would_clear", "evidence_record", "expected_record", "finding"}]}`,
+//! "gaps", "would_clear", "evidence_record": "recorded"|"written"|"missing"|
+//! "mismatch"|"no-entry"|"committed", "expected_record", "evidence_file"
+//! (the committed evidence it was decided on, without `--usage`), "finding"}]}`,
 //! and the report a top-level `"usage": {"today", "evidence": {"files",
 //! "from", "to", "sha256", "days_covered", "gaps"}|null, "waived",
 //! "unknown_tools", "findings"}` (`null` when the run had neither evidence
@@ -135,6 +137,7 @@ fn removals_json(r: &GateReport<'_>) -> Value {
                     Condition::Missing => Value::Null,
                 },
                 "fails": v.fails(),
+                "evidence_file": v.evidence_file,
                 "finding": finding_json(f),
             });
             let (verdict, extra) = match &v.verdict {
@@ -168,6 +171,7 @@ fn removals_json(r: &GateReport<'_>) -> Value {
                             RecordState::Missing => "missing",
                             RecordState::Mismatch(_) => "mismatch",
                             RecordState::NoEntry => "no-entry",
+                            RecordState::Committed(_) => "committed",
                         },
                         "expected_record": r.outcome.usage.expected.as_ref().map(|e| e.toml_line()),
                     }),

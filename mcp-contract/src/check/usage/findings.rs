@@ -158,8 +158,19 @@ fn removal(
             f.rule = "usage.no-evidence";
             f.message = format!("{what}: no usage evidence shows that nobody still takes it");
             f.help = Some(
-                "pass the usage evidence with `--usage FILE` (the runtime layer's counts as an mcp-contract-usage file; `cargo mcp-contract usage --import-prometheus` writes one from Prometheus), or remove it without evidence on purpose with `--no-usage-evidence` (the report records the waiver)".into(),
+                "pass the usage evidence with `--usage FILE` (the runtime layer's counts as an mcp-contract-usage file; `cargo mcp-contract usage --import-prometheus` writes one from Prometheus), or remove it without evidence on purpose with `--no-usage-evidence` (the report records the waiver); once it clears, `--record-evidence` commits the evidence beside the record, and a check without `--usage` (the hook, CI) decides on it".into(),
             );
+            let recorded = p
+                .entry
+                .and_then(|i| record.entries.get(i))
+                .and_then(|e| e.evidence.as_ref())
+                .filter(|e| e.file.is_none());
+            if let Some(e) = recorded {
+                f.details.push(format!(
+                    "the entry records evidence ({}..{}) but not its file, so nothing here can decide on it: run `cargo mcp-contract check --usage FILE... --record-evidence` once more to commit it beside the record (`file = ...`)",
+                    e.from, e.to
+                ));
+            }
             if !matches!(p.condition, Condition::Typed { .. }) {
                 f.details.push(format!("also: {typed_help}"));
             }
@@ -239,6 +250,11 @@ fn removal(
                     runs.join(", ")
                 ));
             }
+            if let Some(file) = &r.evidence_file {
+                f.details.push(format!(
+                    "evidence: {file}, committed with the record; judged as of {today}"
+                ));
+            }
             f.help = Some(format!("would clear: {would_clear}"));
         }
         Verdict::Cleared {
@@ -257,15 +273,32 @@ fn removal(
                 .unwrap_or_default();
             let write = "`cargo mcp-contract check --usage FILE... --record-evidence` writes it (not when CI is set)";
             match state {
+                RecordState::Committed(file) => {
+                    f.rule = "usage.removal-cleared";
+                    f.level = Level::Note;
+                    f.message = format!(
+                        "{what}: cleared by the usage evidence committed with the record (no call in the quiet window {}..{}, {covered} days with data)",
+                        window.0, window.1
+                    );
+                    f.details.push(format!(
+                        "evidence: {file}, as the entry records it; judged as of {}, the day after the window",
+                        window.1.plus_days(1)
+                    ));
+                }
                 RecordState::Recorded | RecordState::Written => {
                     f.rule = "usage.removal-cleared";
                     f.level = Level::Note;
                     f.message = cleared;
+                    let own = p
+                        .entry
+                        .and_then(|i| record.entries.get(i))
+                        .and_then(|e| e.evidence.as_ref())
+                        .map(|e| e.toml_line());
                     f.details.push(match state {
                         RecordState::Written => {
                             format!("recorded (written now by --record-evidence): {expected}")
                         }
-                        _ => format!("recorded: {expected}"),
+                        _ => format!("recorded: {}", own.unwrap_or(expected)),
                     });
                 }
                 RecordState::Missing => {

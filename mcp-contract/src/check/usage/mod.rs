@@ -24,17 +24,25 @@
 //! - cleared: the entry that records the removal must keep the evidence it
 //!   was cleared on, `evidence = { sha256, from, to }` ([`record`]); until
 //!   it does, the check fails with the line to add (`--record-evidence`
-//!   writes it).
+//!   writes it, and commits the evidence beside the record, `file = ...`).
+//!
+//! Without `--usage`, a removal whose entry names committed evidence
+//! ([`committed`]) is decided on it, as of the day after it ends (or today,
+//! when that is earlier): the decision `--record-evidence` recorded, made
+//! again from the committed counts.
 //!
 //! Evidence for a tool the lockfile never published is reported
 //! ([`known`]): usually evidence from another server, or a misspelt name.
 //! Decided here, rendered by every check format from
 //! [`findings::lockfile`] and [`findings::run`].
 
+pub mod committed;
 pub mod findings;
 pub mod known;
 pub mod paths;
 pub mod record;
+
+use std::collections::BTreeMap;
 
 use crate::check::CheckOutcome;
 use crate::date::Date;
@@ -91,6 +99,9 @@ pub enum RecordState {
     Mismatch(EvidenceRecord),
     /// No entry of the record records the removal.
     NoEntry,
+    /// Decided on the evidence committed beside the record (this file),
+    /// which the entry records.
+    Committed(String),
 }
 
 /// What the gate made of one removal.
@@ -117,15 +128,18 @@ pub enum Verdict {
 pub struct RemovalVerdict {
     pub path: RemovedPath,
     pub verdict: Verdict,
+    /// The committed evidence file it was decided on (no `--usage`).
+    pub evidence_file: Option<String>,
 }
 
 impl RemovalVerdict {
     /// Does it fail the check?
     pub fn fails(&self) -> bool {
         match &self.verdict {
-            Verdict::Cleared { record, .. } => {
-                !matches!(record, RecordState::Recorded | RecordState::Written)
-            }
+            Verdict::Cleared { record, .. } => !matches!(
+                record,
+                RecordState::Recorded | RecordState::Written | RecordState::Committed(_)
+            ),
             Verdict::Waived => false,
             Verdict::Refused(_) | Verdict::NoCondition | Verdict::NoEvidence => true,
         }
@@ -157,19 +171,44 @@ pub struct UsageRun {
     pub unknown_tools: Vec<known::UnknownTool>,
 }
 
-/// Judges every deprecated path the change removes.
+/// Judges every deprecated path the change removes; `committed` is the
+/// evidence committed beside the record, by entry ([`committed::read`]),
+/// used when no `--usage` is given.
 pub fn decide(
     sides: &Sides,
     outcome: &CheckOutcome,
     evidence: &EvidenceInput,
+    committed: &BTreeMap<usize, committed::Committed>,
     today: Date,
 ) -> UsageOutcome {
     let removed = paths::removed(sides, &outcome.record, &outcome.changes);
     let removals = removed
         .into_iter()
         .map(|path| {
-            let verdict = judge(&path, outcome, evidence, today);
-            RemovalVerdict { path, verdict }
+            let on_file = path.entry.and_then(|i| committed.get(&i));
+            let (verdict, evidence_file) = match (evidence, on_file) {
+                (EvidenceInput::None | EvidenceInput::Waived, Some(c)) => {
+                    // as of the day after the committed evidence ends
+                    let as_of = c.evidence.to.plus_days(1).min(today);
+                    let verdict = match judge_on(&path, outcome, &c.evidence, None, as_of) {
+                        Verdict::Cleared {
+                            window, covered, ..
+                        } => Verdict::Cleared {
+                            window,
+                            covered,
+                            record: RecordState::Committed(c.file.clone()),
+                        },
+                        other => other,
+                    };
+                    (verdict, Some(c.file.clone()))
+                }
+                _ => (judge(&path, outcome, evidence, today), None),
+            };
+            RemovalVerdict {
+                path,
+                verdict,
+                evidence_file,
+            }
         })
         .collect();
     UsageOutcome {
@@ -187,17 +226,27 @@ fn judge(
     evidence: &EvidenceInput,
     today: Date,
 ) -> Verdict {
-    let given = match evidence {
-        EvidenceInput::None => return Verdict::NoEvidence,
-        EvidenceInput::Waived => return Verdict::Waived,
-        EvidenceInput::Given(g) => g,
-    };
+    match evidence {
+        EvidenceInput::None => Verdict::NoEvidence,
+        EvidenceInput::Waived => Verdict::Waived,
+        EvidenceInput::Given(g) => judge_on(path, outcome, &g.merged, Some(&g.record), today),
+    }
+}
+
+/// The verdict on `evidence`; `given` is what an entry must record of it.
+fn judge_on(
+    path: &RemovedPath,
+    outcome: &CheckOutcome,
+    evidence: &Evidence,
+    given: Option<&EvidenceRecord>,
+    today: Date,
+) -> Verdict {
     let Condition::Typed { condition, .. } = &path.condition else {
         return Verdict::NoCondition;
     };
     let decision = match path.kind.key() {
-        Some(key) => usage::clears(condition, &given.merged, &path.tool, &key, today),
-        None => usage::clears_tool(condition, &given.merged, &path.tool, today),
+        Some(key) => usage::clears(condition, evidence, &path.tool, &key, today),
+        None => usage::clears_tool(condition, evidence, &path.tool, today),
     };
     match decision {
         Decision::Cleared { window, covered } => {
@@ -205,7 +254,7 @@ fn judge(
                 None => RecordState::NoEntry,
                 Some(e) => match &e.evidence {
                     None => RecordState::Missing,
-                    Some(r) if r.same(&given.record) => RecordState::Recorded,
+                    Some(r) if given.is_none_or(|g| r.same(g)) => RecordState::Recorded,
                     Some(r) => RecordState::Mismatch(r.clone()),
                 },
             };

@@ -4,23 +4,55 @@
 //! and range, compared with the entry's `evidence = { ... }` and, with
 //! `--record-evidence`, written into it. The write edits the TOML in place
 //! with `toml_edit` (comments, order and formatting kept), only when
-//! something changes, atomically.
+//! something changes, atomically. The evidence itself is committed beside
+//! the record ([`write_committed`], `usage/<digest>.json` in the record's
+//! directory, canonical JSON) and named by the entry's `file`, so a check
+//! without `--usage` decides on it ([`super::committed`]).
 
 use std::path::Path;
 
 use crate::migrations::{EvidenceRecord, Pos};
 use crate::usage::Evidence;
 
-/// The record of `evidence` (its position is not known yet).
+/// The record of `evidence` (its position is not known yet; no file).
 pub fn expected(evidence: &Evidence) -> EvidenceRecord {
-    let text = crate::canonical::to_canonical_string(&evidence.to_json());
-    let sha256 = crate::canonical::sha256_hex(&text);
+    let sha256 = crate::canonical::sha256_hex(&canonical_text(evidence));
     EvidenceRecord {
         sha256,
         from: evidence.from,
         to: evidence.to,
+        file: None,
         pos: Pos::default(),
     }
+}
+
+/// The evidence as the canonical JSON its digest is taken of.
+pub fn canonical_text(evidence: &Evidence) -> String {
+    crate::canonical::to_canonical_string(&evidence.to_json())
+}
+
+/// Where evidence with digest `sha256` is committed, relative to the
+/// record's directory.
+pub fn committed_name(sha256: &str) -> String {
+    format!("usage/{}.json", &sha256[..sha256.len().min(16)])
+}
+
+/// Writes `evidence` as `name` under `record_dir` (only when it is not
+/// there already with these counts); returns whether it wrote.
+pub fn write_committed(record_dir: &Path, name: &str, evidence: &Evidence) -> Result<bool, String> {
+    let path = record_dir.join(name);
+    let text = canonical_text(evidence);
+    if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+        return Ok(false);
+    }
+    let shown = path.display();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{shown}: cannot create its directory: {e}"))?;
+    }
+    crate::atomic::write(&path, text.as_bytes())
+        .map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    Ok(true)
 }
 
 /// Writes `record` as the `evidence` of the `[[acknowledge]]` entries that
@@ -105,6 +137,9 @@ fn toml_value(r: &EvidenceRecord) -> toml_edit::Value {
     t.insert("sha256", toml_edit::Value::from(r.sha256.as_str()));
     t.insert("from", date(r.from));
     t.insert("to", date(r.to));
+    if let Some(f) = &r.file {
+        t.insert("file", toml_edit::Value::from(f.as_str()));
+    }
     t.fmt();
     toml_edit::Value::InlineTable(t)
 }
@@ -153,6 +188,7 @@ mod tests {
             sha256: "ab".repeat(32),
             from: d("2026-10-01"),
             to: d("2026-11-30"),
+            file: None,
             pos: Pos::default(),
         };
         assert!(write(&path, &[8], &r).unwrap());
