@@ -718,3 +718,175 @@ fn verify_says_when_the_recorded_release_is_not_the_running_one() {
         "{run:?}"
     );
 }
+
+/// `server.json` for `srv` at `version`.
+fn srv_server_json(version: &str) -> String {
+    let v = json!({"name": "io.github.example/srv", "description": "Search documents",
+        "version": version,
+        "packages": [{"registryType": "cargo", "identifier": "srv", "version": version,
+                      "transport": {"type": "stdio"}}]});
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+#[test]
+fn a_moved_package_reads_its_versions_where_they_were() {
+    // crates/srv with its server.json, then `git mv crates/srv packages/srv`
+    // in the same change that adds a tool and bumps Cargo.toml (not server.json)
+    let r = TestRepo::new();
+    let root = |m: &str| format!("[workspace]\nmembers = [\"{m}\"]\nresolver = \"2\"\n");
+    r.write("Cargo.toml", &root("crates/srv"));
+    r.write("crates/srv/Cargo.toml", &manifest("1.4.2"));
+    r.write("crates/srv/src/lib.rs", "");
+    r.write("crates/srv/server.json", &srv_server_json("1.4.2"));
+    r.lock_at(
+        "crates/srv/contracts/mcp-contract.lock",
+        tools(Change::None),
+    );
+    r.commit("srv in crates/");
+    std::fs::create_dir_all(r.abs("packages")).unwrap();
+    r.git(&["mv", "crates/srv", "packages/srv"]);
+    r.write("Cargo.toml", &root("packages/srv"));
+    r.write("packages/srv/Cargo.toml", &manifest("1.5.0"));
+    r.lock_at(
+        "packages/srv/contracts/mcp-contract.lock",
+        tools(Change::Additive),
+    );
+    let short = r.git(&["rev-parse", "--short", "HEAD"]);
+    for staged in [false, true] {
+        if staged {
+            r.git(&["add", "-A"]);
+        }
+        let mut args = vec![
+            "-p",
+            "srv",
+            "--against",
+            "HEAD",
+            "--require-version-bump",
+            "--format",
+            "json",
+        ];
+        if staged {
+            args.push("--staged");
+        }
+        let run = r.check(&args);
+        // server.json keeps 1.4.2: the minor bump is missing there
+        assert_eq!(run.code, 1, "staged {staged}: {run:?}");
+        let report = json_of(&run);
+        assert_eq!(
+            report["checks"][0]["baseline"]["lockfile"], "crates/srv/contracts/mcp-contract.lock",
+            "{report:#}"
+        );
+        let v = version(&report);
+        let got: Vec<_> = v["declared"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["source"].as_str(),
+                    d["baseline"].as_str(),
+                    d["candidate"].as_str(),
+                    d["step"].as_str(),
+                    d["carries"].as_bool(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    Some("Cargo.toml"),
+                    Some("1.4.2"),
+                    Some("1.5.0"),
+                    Some("minor"),
+                    Some(true)
+                ),
+                (
+                    Some("server.json"),
+                    Some("1.4.2"),
+                    Some("1.4.2"),
+                    Some("unchanged"),
+                    Some(false)
+                ),
+            ],
+            "staged {staged}: {v:#}"
+        );
+        assert_eq!(
+            rules(v),
+            [
+                ("version.bump-carried".to_string(), "note".to_string()),
+                ("version.bump-missing".to_string(), "error".to_string())
+            ],
+            "{v:#}"
+        );
+    }
+    // the human report says the same
+    let run = r.check(&["-p", "srv", "--against", "HEAD", "--staged"]);
+    assert!(
+        run.stdout.contains(&format!("against {short} (--against HEAD; the lockfile was at crates/srv/contracts/mcp-contract.lock there")),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains(
+            "Cargo.toml of package `srv` goes 1.4.2 -> 1.5.0 (a minor bump), which carries it"
+        ),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout
+            .contains("server.json of `io.github.example/srv` stays at 1.4.2"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn a_moved_capture_reads_its_release_where_it_was() {
+    let r = TestRepo::new();
+    let at = |version: &str, change: Change, rel: &str| {
+        let s = mcp_contract::load::surface_from_value(&tools(change), "t").unwrap();
+        let release = mcp_contract::model::Release {
+            name: Some("surface".into()),
+            version: Some(version.into()),
+        };
+        r.write(rel, &mcp_contract::lockfile::render_captured(&s, &release));
+    };
+    at("0.3.1", Change::None, LOCK);
+    r.commit("captured at the root");
+    std::fs::create_dir_all(r.abs("servers/search")).unwrap();
+    r.git(&["mv", "contracts", "servers/search/contracts"]);
+    let moved = "servers/search/contracts/mcp-contract.lock";
+    at("0.3.2", Change::Breaking, moved);
+    let run = r.check(&[
+        "--lockfile",
+        moved,
+        "--against",
+        "HEAD",
+        "--require-version-bump",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let report = json_of(&run);
+    assert_eq!(
+        report["checks"][0]["baseline"]["lockfile"], LOCK,
+        "{report:#}"
+    );
+    let d = &version(&report)["declared"][0];
+    assert_eq!(
+        (
+            d["source"].as_str(),
+            d["baseline"].as_str(),
+            d["candidate"].as_str(),
+            d["carries"].as_bool(),
+            d["next"].as_str()
+        ),
+        (
+            Some("serverInfo"),
+            Some("0.3.1"),
+            Some("0.3.2"),
+            Some(false),
+            Some("0.4.0")
+        ),
+        "{report:#}"
+    );
+}

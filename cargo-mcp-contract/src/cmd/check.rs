@@ -329,6 +329,7 @@ fn check_one(
                     .zip(manifest.as_deref())
                     .map(|(p, m)| (p.name.as_str(), m)),
                 live: live_release,
+                baseline_lockfile: ctx.baseline_lockfile.as_deref(),
             };
             match mcp_contract::version::read::declared(&reading) {
                 Ok(declared) => {
