@@ -34,6 +34,8 @@
 
 #[cfg(feature = "gate")]
 mod decide;
+#[cfg(all(test, feature = "gate"))]
+mod decide_prop;
 pub mod expose;
 mod merge;
 mod model;
