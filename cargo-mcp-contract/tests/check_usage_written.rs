@@ -555,3 +555,86 @@ fn recorded_evidence_is_enough_for_the_next_check() {
     assert_eq!(r.read(&committed), text);
     assert_eq!(since(&base).code, 0);
 }
+
+/// A tool that was never deprecated, removed by an entry that carries a
+/// typed condition: decided on every row of the tool (a server in another
+/// language counts its calls as `tool:<its own name>`), refused without
+/// evidence and with a call in the window, cleared by quiet covering data.
+#[test]
+fn a_removed_tool_with_a_typed_condition_is_decided_on_its_rows() {
+    let r = TestRepo::new();
+    let tools = |with_export: bool| {
+        let mut t = search(json!({"search_text": {"type": "string"}}));
+        if with_export {
+            t.as_array_mut().unwrap().push(json!({
+                "name": "legacy_export",
+                "description": "Export everything.",
+                "inputSchema": {"type": "object", "properties": {}}
+            }));
+        }
+        t
+    };
+    r.lock(tools(true));
+    r.commit("legacy_export published");
+    r.lock(tools(false));
+    r.write(
+        RECORD,
+        r#"[[acknowledge]]
+tool = "legacy_export"
+rule = "tool.removed"
+pointer = ""
+subject = "legacy_export"
+reason = "nobody exports"
+owner = "@reports"
+transition = { kind = "removal", removal = { quiet_for = "30d" } }
+"#,
+    );
+    let none = check(&r, &TODAY);
+    assert_eq!(none.code, 1, "{none:?}");
+    assert!(none.stdout.contains("error[usage.no-evidence]"), "{none:?}");
+    assert!(
+        none.stdout
+            .contains("usage rows: every path of tool `legacy_export`"),
+        "{none:?}"
+    );
+    let f = Files::new();
+    let called = f.write(
+        "called.json",
+        &evidence_json(
+            "2026-11-01",
+            "2026-12-20",
+            &[],
+            &[(
+                "legacy_export",
+                "tool:legacy_export",
+                "ts-agent/2.0",
+                "2026-12-02",
+                3,
+            )],
+        ),
+    );
+    let run = check(&r, &["--usage", &called, TODAY[0], TODAY[1]]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("  = ts-agent/2.0: last hit 2026-12-02, 3 hit(s) in the window"),
+        "{run:?}"
+    );
+    // another tool's calls do not hold it back
+    let quiet = f.write(
+        "quiet.json",
+        &evidence_json(
+            "2026-11-01",
+            "2026-12-20",
+            &[],
+            &[("search", "field:query", "ts-agent/2.0", "2026-12-02", 3)],
+        ),
+    );
+    let run = check(&r, &["--usage", &quiet, TODAY[0], TODAY[1]]);
+    assert_eq!(run.code, 1, "the entry must record the evidence: {run:?}");
+    assert!(
+        run.stdout.contains("error[usage.evidence-not-recorded]")
+            && run.stdout.contains("cleared by usage evidence (no call in the quiet window 2026-11-21..2026-12-20, 30 days with data)"),
+        "{run:?}"
+    );
+}
