@@ -118,7 +118,143 @@ pub struct Rule {
     pub fix: &'static str,
 }
 
+/// What decides whether a schema change breaks anyone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Judged {
+    /// The values the schema accepts: the containment decision is the
+    /// authority (a proven containment drops such a breaking finding).
+    Values,
+    /// What the schema means beyond its values (defaults, annotations, a
+    /// field silently ignored, the dialect, the listing): compared wherever
+    /// it is written, whatever containment says.
+    Meaning,
+}
+
+/// The schema rules judged by the values accepted ([`Judged::Values`]);
+/// every other rule is judged by meaning. (A test checks every `input.`
+/// and `output.` rule is placed deliberately: in this list or in
+/// [`JUDGED_BY_MEANING`].)
+pub const JUDGED_BY_VALUES: &[RuleId] = {
+    use RuleId::*;
+    &[
+        InputTypeNarrowed,
+        InputTypeWidened,
+        InputEnumNarrowed,
+        InputEnumWidened,
+        InputRequiredAdded,
+        InputRequiredRemoved,
+        InputPropertyAdded,
+        InputAdditionalPropertiesNarrowed,
+        InputAdditionalPropertiesWidened,
+        InputPatternPropertiesNarrowed,
+        InputPatternPropertiesWidened,
+        InputRangeNarrowed,
+        InputRangeWidened,
+        InputLengthNarrowed,
+        InputLengthWidened,
+        InputSizeNarrowed,
+        InputSizeWidened,
+        InputPatternNarrowed,
+        InputPatternWidened,
+        InputPatternChanged,
+        InputFormatNarrowed,
+        InputFormatWidened,
+        InputFormatChanged,
+        InputDependentRequiredNarrowed,
+        InputDependentRequiredWidened,
+        InputVariantRemoved,
+        InputVariantAdded,
+        InputVariantOverlap,
+        InputAllOfNarrowed,
+        InputAllOfWidened,
+        InputNotNarrowed,
+        InputNotWidened,
+        InputConstraintChanged,
+        InputConstraintAdded,
+        InputConstraintRemoved,
+        InputNotCompared,
+        InputUnproven,
+        OutputTypeWidened,
+        OutputTypeNarrowed,
+        OutputEnumWidened,
+        OutputEnumNarrowed,
+        OutputRequiredRemoved,
+        OutputRequiredAdded,
+        OutputOptionalPropertyRemoved,
+        OutputPropertyAdded,
+        OutputAdditionalPropertiesWidened,
+        OutputAdditionalPropertiesNarrowed,
+        OutputPatternPropertiesWidened,
+        OutputPatternPropertiesNarrowed,
+        OutputRangeWidened,
+        OutputRangeNarrowed,
+        OutputLengthWidened,
+        OutputLengthNarrowed,
+        OutputSizeWidened,
+        OutputSizeNarrowed,
+        OutputPatternWidened,
+        OutputPatternNarrowed,
+        OutputPatternChanged,
+        OutputFormatWidened,
+        OutputFormatNarrowed,
+        OutputFormatChanged,
+        OutputDependentRequiredWidened,
+        OutputDependentRequiredNarrowed,
+        OutputVariantAdded,
+        OutputVariantRemoved,
+        OutputAllOfWidened,
+        OutputAllOfNarrowed,
+        OutputNotWidened,
+        OutputNotNarrowed,
+        OutputConstraintChanged,
+        OutputConstraintAdded,
+        OutputConstraintRemoved,
+        OutputNotCompared,
+        OutputUnproven,
+        OutputClosedPropertyAdded,
+    ]
+};
+
+/// The `input.`/`output.` rules judged by meaning ([`Judged::Meaning`]).
+pub const JUDGED_BY_MEANING: &[RuleId] = {
+    use RuleId::*;
+    &[
+        InputPropertyRemoved,
+        InputResolutionChanged,
+        InputDialectChanged,
+        InputDefaultChanged,
+        InputDefaultAdded,
+        InputDefaultRemoved,
+        InputDeprecated,
+        InputDescriptionChanged,
+        InputAnnotationChanged,
+        InputKeywordChanged,
+        InputExtensionChanged,
+        InputReservedNameReused,
+        InputMcpHeaderRemoved,
+        InputMcpHeaderAdded,
+        OutputPropertyRemoved,
+        OutputResolutionChanged,
+        OutputDialectChanged,
+        OutputDefaultChanged,
+        OutputDeprecated,
+        OutputDescriptionChanged,
+        OutputAnnotationChanged,
+        OutputKeywordChanged,
+        OutputExtensionChanged,
+    ]
+};
+
 impl RuleId {
+    /// What decides whether a change of this rule breaks anyone.
+    pub fn judged(self) -> Judged {
+        if JUDGED_BY_VALUES.contains(&self) {
+            Judged::Values
+        } else {
+            Judged::Meaning
+        }
+    }
+
     /// The registered rule.
     pub fn rule(self) -> &'static Rule {
         &RULES[self as usize]
@@ -583,6 +719,12 @@ rules! {
         "a 260-deep chain of $defs whose leaf changes",
         "flatten the schema below the limit, or check the change by hand and acknowledge it in contracts/migrations.toml"
     }
+    InputUnproven = "input.unproven" Breaking Search(Values) {
+        "the input schema could not be shown to accept every call it accepted",
+        "The comparator decides whether every call the old input schema accepted is still accepted; where a keyword keeps it from deciding (a remote reference, `unevaluatedProperties` over alternatives, a pattern the automata do not read, a limit), the change is reported as breaking with the keyword and the reason, never passed silently.",
+        "{$ref: \"https://example.com/remote.json\"} -> {$ref: \"https://example.com/remote.json\", properties: {...}}",
+        "check the change by hand and acknowledge it in contracts/migrations.toml, or write the schema so that it can be decided"
+    }
     InputDefaultChanged = "input.default-changed" Breaking DefaultOmitted {
         "an input field's default changed",
         "Callers that omit the field relied on the old default; they now silently get something else, and nothing fails to tell them.",
@@ -871,6 +1013,12 @@ rules! {
         "What lies beyond the comparator's depth or reference-chain limit was not compared, so a widening there would go unseen; it is reported as breaking rather than passed silently.",
         "a 260-deep chain of $defs whose leaf changes",
         "flatten the schema below the limit, or check the change by hand and acknowledge it in contracts/migrations.toml"
+    }
+    OutputUnproven = "output.unproven" Breaking Search(Values) {
+        "the output schema could not be shown to stay within what clients expect",
+        "The comparator decides whether every value the new output schema allows was allowed before; where a keyword keeps it from deciding (a remote reference, `unevaluatedProperties` over alternatives, a pattern the automata do not read, a limit), the change is reported as breaking with the keyword and the reason, never passed silently.",
+        "{$ref: \"https://example.com/remote.json\"} -> {$ref: \"https://example.com/remote.json\", properties: {...}}",
+        "check the change by hand and acknowledge it in contracts/migrations.toml, or write the schema so that it can be decided"
     }
     OutputClosedPropertyAdded = "output.closed-property-added" Breaking Search(Values) {
         "a field was added to a closed output object",
@@ -1230,6 +1378,28 @@ mod tests {
                 r.id,
                 r.severity,
                 r.strategy
+            );
+        }
+    }
+
+    /// Every schema rule is placed on purpose: judged by the values
+    /// (containment is its authority) or by meaning, never both.
+    #[test]
+    fn every_schema_rule_says_what_judges_it() {
+        for id in RuleId::ALL {
+            let schema = matches!(id.namespace(), "input" | "output");
+            let by_values = JUDGED_BY_VALUES.contains(id);
+            let by_meaning = JUDGED_BY_MEANING.contains(id);
+            assert!(
+                !(by_values && by_meaning),
+                "{} is in both lists",
+                id.as_str()
+            );
+            assert_eq!(
+                schema,
+                by_values || by_meaning,
+                "{}: every input./output. rule (and no other) is in JUDGED_BY_VALUES or JUDGED_BY_MEANING",
+                id.as_str()
             );
         }
     }

@@ -12,6 +12,7 @@
 mod alternatives;
 mod conditional;
 mod coverage;
+mod decide;
 mod execution;
 mod finite;
 pub mod headers;

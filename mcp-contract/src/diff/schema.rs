@@ -149,12 +149,32 @@ pub(crate) fn compare_schemas(
     }
     // each side read once in its own dialect, written as the one the
     // comparator reads: a `$schema` switch alone changes nothing below
+    let (raw_old, raw_new) = (old, new);
     let old = crate::schema::dialect::normalize(old);
     let new = crate::schema::dialect::normalize(new);
     let switch = super::resolution::dialect_switch(&old.dialect, &new.dialect, dir, tool, prefix);
     let mut out = compare_documents(&old.doc, &new.doc, dir, tool, prefix);
     out.extend(switch);
-    out
+    let (old, new) = (raw_old, raw_new);
+    let deep = |v: &Value| crate::schema::refs::expands_deeper_than(v, SHALLOW);
+    if deep(old) || deep(new) {
+        // (the decision recurses with the values it builds: a deep schema
+        // is decided on a stack sized for it, as it is compared)
+        let walked = out.clone();
+        return std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("mcp-contract-decide".into())
+                .stack_size(DEEP_STACK)
+                .spawn_scoped(s, || {
+                    super::decide::reconcile(old, new, dir, tool, prefix, out)
+                })
+                .map(|h| h.join())
+        })
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or(walked);
+    }
+    super::decide::reconcile(old, new, dir, tool, prefix, out)
 }
 
 /// [`compare_schemas`] on documents already in the comparator's dialect.
@@ -549,7 +569,7 @@ impl<'a> Cx<'a> {
             let before = tail.len();
             self.out.extend(
                 tail.into_iter()
-                    .filter(|c| c.severity != Severity::Breaking || !under(&c.pointer)),
+                    .filter(|c| !judged_by_values(c) || !under(&c.pointer)),
             );
             if self.out.len() - start != before {
                 self.take_back_reported(log_start);
@@ -570,10 +590,8 @@ impl<'a> Cx<'a> {
         if (ptr != self.root_ptr && empty && !stand_in) || within {
             let tail = self.out.split_off(start);
             let before = tail.len();
-            self.out.extend(
-                tail.into_iter()
-                    .filter(|c| c.severity != Severity::Breaking),
-            );
+            self.out
+                .extend(tail.into_iter().filter(|c| !judged_by_values(c)));
             if self.out.len() - start != before {
                 self.take_back_reported(log_start);
             }
@@ -658,7 +676,12 @@ impl<'a> Cx<'a> {
             );
         }
         let (od, nd) = (so.get("default"), sn.get("default"));
-        if od != nd {
+        // (`1` and `1.0` are one default)
+        let same_default = match (od, nd) {
+            (Some(a), Some(b)) => crate::schema::graph::eval::json_eq(a, b),
+            (a, b) => a == b,
+        };
+        if !same_default {
             let at = format!("{ptr}/default");
             match (self.dir, od, nd) {
                 (Direction::Input, Some(o), Some(n)) => {
@@ -794,6 +817,12 @@ impl<'a> Cx<'a> {
             );
         }
     }
+}
+
+/// A breaking finding about the values accepted (what a filter that knows
+/// no value there can break may take back); findings about meaning stay.
+fn judged_by_values(c: &Change) -> bool {
+    c.severity == Severity::Breaking && c.kind.judged() == crate::rules::Judged::Values
 }
 
 fn plural(v: &[&str]) -> &'static str {

@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
+use jsonschema::Validator;
 use serde_json::{json, Value};
 
 use super::candidates;
@@ -19,7 +20,7 @@ use super::default::default_changed;
 use super::path::{self, Site, Step};
 use super::sample::{self, resolve};
 use super::search::Search;
-use super::validators::Validators;
+use super::validators::{error_detail, Validators};
 use super::{Proof, Witness};
 use crate::diff::{Change, DiffReport};
 use crate::model::{Surface, Tool};
@@ -167,6 +168,9 @@ fn prove(
         cache.strict(&c.tool, which, true, &ns),
     );
     let input = which == "inputSchema";
+    if let Some(found) = decided(c, input, (&vo, so.as_deref()), (&vn, sn.as_deref())) {
+        return found;
+    }
     if input && c.rule_id().strategy() == Strategy::DefaultOmitted {
         return default_changed(c, &site, &os, &ns, &vo);
     }
@@ -214,6 +218,40 @@ fn prove(
         },
         found => found,
     }
+}
+
+/// The value the containment decision refuted the change with, when it
+/// holds with the validator too: accepted by the side that accepted it
+/// (integer widths enforced where the schema has them), rejected by the
+/// other. A value that does not hold is left to the search.
+fn decided(
+    c: &Change,
+    input: bool,
+    old: (&Validator, Option<&Validator>),
+    new: (&Validator, Option<&Validator>),
+) -> Option<(Option<Witness>, Proof)> {
+    let w = c.witness.as_ref()?;
+    let (accepting, rejecting) = if input { (old, new) } else { (new, old) };
+    let accepts = |(v, strict): (&Validator, Option<&Validator>), x: &Value| {
+        v.is_valid(x) && strict.is_none_or(|s| s.is_valid(x))
+    };
+    if !accepts(accepting, &w.value) || accepts(rejecting, &w.value) {
+        return None;
+    }
+    let (plain, strict) = rejecting;
+    let detail = plain
+        .iter_errors(&w.value)
+        .chain(strict.into_iter().flat_map(|s| s.iter_errors(&w.value)))
+        .next()
+        .map(|e| error_detail(&e))?;
+    Some((
+        Some(Witness {
+            kind: w.kind,
+            value: w.value.clone(),
+            detail,
+        }),
+        Proof::Proven,
+    ))
 }
 
 /// When the search finds nothing, can we see why nothing exists? A

@@ -447,6 +447,62 @@ impl<'g, 'a> Decider<'g, 'a> {
                 }
             }
         }
+        // unit propagation: a disjunction with an alternative the atoms
+        // already imply holds; an alternative they refute is dropped; one
+        // left with a single alternative is a conjunct
+        loop {
+            let mut units: Vec<F<'a>> = vec![];
+            let mut kept: Vec<Rc<[F<'a>]>> = Vec::with_capacity(ors.len());
+            for alts in ors {
+                let mut left: Vec<F<'a>> = vec![];
+                let mut holds = false;
+                for alt in alts.iter() {
+                    match self.implied(&atoms, alt) {
+                        Some(true) => {
+                            holds = true;
+                            break;
+                        }
+                        Some(false) => {}
+                        None => left.push(alt.clone()),
+                    }
+                }
+                if holds {
+                    continue;
+                }
+                match left.len() {
+                    0 => return Ans::Unsat,
+                    1 => units.extend(left),
+                    n if n == alts.len() => kept.push(alts),
+                    _ => kept.push(left.into()),
+                }
+            }
+            ors = kept;
+            if units.is_empty() {
+                break;
+            }
+            for f in units {
+                todo.push(f);
+            }
+            while let Some(f) = todo.pop() {
+                match f {
+                    F::True => {}
+                    F::False => return Ans::Unsat,
+                    F::Unknown(w) => {
+                        unknown.get_or_insert(w);
+                    }
+                    F::And(parts) => todo.extend(parts.iter().cloned()),
+                    F::Or(alts) => ors.push(alts),
+                    F::A(a, s) => {
+                        if atoms.iter().any(|(b, t)| *b == a && *t != s) {
+                            return Ans::Unsat;
+                        }
+                        if !atoms.iter().any(|(b, t)| *b == a && *t == s) {
+                            atoms.push((a, s));
+                        }
+                    }
+                }
+            }
+        }
         if !self.step() {
             return Decider::out_of_steps();
         }
@@ -484,6 +540,71 @@ impl<'g, 'a> Decider<'g, 'a> {
             }
         }
         result
+    }
+}
+
+impl<'a> Decider<'_, 'a> {
+    /// Does the conjunction of `atoms` settle formula `f` (`Some(true)`:
+    /// implies it, `Some(false)`: contradicts it)? Cheap and incomplete:
+    /// `None` is always allowed.
+    fn implied(&self, atoms: &[(Atom<'a>, bool)], f: &F<'a>) -> Option<bool> {
+        match f {
+            F::True => Some(true),
+            F::False => Some(false),
+            F::Unknown(_) | F::Or(_) => None,
+            F::And(parts) => {
+                let mut all = true;
+                for p in parts.iter() {
+                    match self.implied(atoms, p) {
+                        Some(false) => return Some(false),
+                        Some(true) => {}
+                        None => all = false,
+                    }
+                }
+                all.then_some(true)
+            }
+            F::A(a, s) => self.implied_atom(atoms, a).map(|holds| holds == *s),
+        }
+    }
+
+    /// Is atom `a` true (`Some(true)`) or false under `atoms`?
+    fn implied_atom(&self, atoms: &[(Atom<'a>, bool)], a: &Atom<'a>) -> Option<bool> {
+        if let Some((_, s)) = atoms.iter().find(|(b, _)| b == a) {
+            return Some(*s);
+        }
+        let g = self.g;
+        let nothing = |n: NodeId| g.accepts_nothing(n);
+        match a {
+            // a name nothing may hold is absent; one a negated property needs is present
+            Atom::Req(name) => {
+                for (b, s) in atoms {
+                    match (b, *s) {
+                        (Atom::Prop(n, _), false) if n == name => return Some(true),
+                        (Atom::Prop(n, node), true) if n == name && nothing(*node) => {
+                            return Some(false)
+                        }
+                        (Atom::Add(k, node), true)
+                            if nothing(*node)
+                                && !k.names.contains(name)
+                                && k.patterns
+                                    .iter()
+                                    .all(|p| g.pattern(*p).is_ok_and(|c| !c.is_match(name))) =>
+                        {
+                            return Some(false)
+                        }
+                        (Atom::MaxProps(0), true) => return Some(false),
+                        _ => {}
+                    }
+                }
+                None
+            }
+            // a property that must be absent holds any schema
+            Atom::Prop(name, _) => {
+                let absent = self.implied_atom(atoms, &Atom::Req(name)) == Some(false);
+                absent.then_some(true)
+            }
+            _ => None,
+        }
     }
 }
 

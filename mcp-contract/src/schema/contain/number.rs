@@ -62,6 +62,12 @@ pub(super) fn solve<'a>(cx: &mut Decider<'_, 'a>, atoms: &[(Atom<'a>, bool)]) ->
             _ => {}
         }
     }
+    // an empty interval needs no lattice (and no scaling of huge bounds)
+    if let (Some((a, ae)), Some((b, be))) = (lo, hi) {
+        if a > b || (a == b && (ae || be)) {
+            return Ans::Unsat;
+        }
+    }
     let points: Vec<Dec> = excluded_values(cx.g, atoms, Ty::Num)
         .iter()
         .filter_map(Dec::from_value)
@@ -110,7 +116,9 @@ pub(super) fn solve<'a>(cx: &mut Decider<'_, 'a>, atoms: &[(Atom<'a>, bool)]) ->
         None => None,
         Some((d, excl)) => {
             let Some(x) = at(d) else { return too_wide() };
-            let x = if excl { x + 1 } else { x };
+            let Some(x) = (if excl { x.checked_add(1) } else { Some(x) }) else {
+                return too_wide();
+            };
             Some(div_ceil(x, l))
         }
     };
@@ -118,7 +126,9 @@ pub(super) fn solve<'a>(cx: &mut Decider<'_, 'a>, atoms: &[(Atom<'a>, bool)]) ->
         None => None,
         Some((d, excl)) => {
             let Some(x) = at(d) else { return too_wide() };
-            let x = if excl { x - 1 } else { x };
+            let Some(x) = (if excl { x.checked_sub(1) } else { Some(x) }) else {
+                return too_wide();
+            };
             Some(div_floor(x, l))
         }
     };

@@ -72,6 +72,19 @@ pub(super) fn solve<'a>(cx: &mut Decider<'_, 'a>, atoms: &[(Atom<'a>, bool)]) ->
         return check_candidates(cx, atoms, values);
     }
     let g = cx.g;
+    // an object that can hold no name at all is `{}`: checked exactly
+    let empty = atoms.iter().any(|(a, s)| {
+        *s && match a {
+            Atom::MaxProps(0) => true,
+            Atom::Add(k, node) => {
+                k.names.is_empty() && k.patterns.is_empty() && g.accepts_nothing(*node)
+            }
+            _ => false,
+        }
+    });
+    if empty {
+        return check_candidates(cx, atoms, vec![Value::Object(Map::new())]);
+    }
     let (mut lo, mut hi) = (0u64, u64::MAX);
     let mut c = Clause {
         lo: 0,

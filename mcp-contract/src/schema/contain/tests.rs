@@ -199,3 +199,39 @@ fn draft04_enum_with_integer_type() {
     );
     assert!(matches!(d, Decision::NotContained { .. }), "{d:?}");
 }
+
+/// schemars' `enum Expr { Lit(Literal), Not(Box<Expr>), All(Vec<Expr>) }`.
+fn expr(lit_max: Option<u64>, any: bool) -> Value {
+    let mut string = json!({"type": "string"});
+    if let Some(m) = lit_max {
+        string["maxLength"] = json!(m);
+    }
+    let variant = |name: &str, schema: Value| json!({"type": "object", "properties": {name: schema}, "required": [name], "additionalProperties": false});
+    let mut variants = vec![
+        variant("Lit", json!({"$ref": "#/$defs/Literal"})),
+        variant("Not", json!({"$ref": "#/$defs/Expr"})),
+        variant(
+            "All",
+            json!({"type": "array", "items": {"$ref": "#/$defs/Expr"}}),
+        ),
+    ];
+    if any {
+        variants.push(variant(
+            "Any",
+            json!({"type": "array", "items": {"$ref": "#/$defs/Expr"}}),
+        ));
+    }
+    json!({"type": "object", "properties": {"filter": {"$ref": "#/$defs/Expr"}}, "required": ["filter"],
+        "$defs": {"Expr": {"oneOf": variants},
+            "Literal": {"oneOf": [string, {"type": "integer", "format": "int64"}, {"type": "boolean"}]}}})
+}
+
+#[test]
+fn recursive_enums_are_decided() {
+    contained(expr(None, false), expr(None, true));
+    let w = not_contained(expr(None, true), expr(None, false));
+    assert!(w.to_string().contains("Any"), "{w}");
+    let w = not_contained(expr(None, false), expr(Some(10), false));
+    assert!(w.to_string().contains("Lit"), "{w}");
+    contained(expr(Some(10), false), expr(None, false));
+}

@@ -61,10 +61,25 @@ impl Outcome {
 
 /// Does `node` accept `value`?
 pub fn accepts(g: &Graph<'_>, node: NodeId, value: &Value) -> Outcome {
+    run(g, node, value, false)
+}
+
+/// Does `node` accept `value` through what it declares: as [`accepts`],
+/// and on every object whose schema declares properties (a record, not a
+/// free-form map) each property is one some keyword evaluated
+/// (`properties`, `patternProperties`, an explicit `additionalProperties`
+/// or `unevaluatedProperties`). A server ignores the others: a value that
+/// needs them is accepted only by being ignored.
+pub fn accepts_declared(g: &Graph<'_>, node: NodeId, value: &Value) -> Outcome {
+    run(g, node, value, true)
+}
+
+fn run(g: &Graph<'_>, node: NodeId, value: &Value, declared: bool) -> Outcome {
     let mut ev = Ev {
         g,
         steps: 0,
         nesting: 0,
+        declared,
     };
     match ev.node(node, value, 0) {
         Ok(_) => Outcome::Valid,
@@ -111,6 +126,7 @@ enum Fail {
 struct Ann {
     props: HashSet<String>,
     all_props: bool,
+
     items_upto: usize,
     all_items: bool,
     item_idx: HashSet<usize>,
@@ -124,6 +140,7 @@ impl Ann {
             self.props.extend(o.props);
         }
         self.all_props |= o.all_props;
+
         self.items_upto = self.items_upto.max(o.items_upto);
         self.all_items |= o.all_items;
         self.item_idx.extend(o.item_idx);
@@ -136,6 +153,8 @@ struct Ev<'g, 'a> {
     g: &'g Graph<'a>,
     steps: usize,
     nesting: usize,
+    /// Only declared properties count ([`accepts_declared`]).
+    declared: bool,
 }
 
 /// Collects the outcome of one keyword: a no ends the node, a not-known is
@@ -171,6 +190,28 @@ fn len_chars(s: &str) -> u64 {
 
 impl<'a> Ev<'_, 'a> {
     fn node(&mut self, id: NodeId, v: &Value, in_place: usize) -> Res {
+        let r = self.node_in(id, v, in_place);
+        // a record's undeclared properties, where only declared ones count
+        if let (true, 0, Ok(_), Value::Object(m)) = (self.declared, in_place, &r, v) {
+            let d = declared_at(self.g, id);
+            let undeclared = |k: &String| {
+                !d.names.contains(k.as_str())
+                    && !d
+                        .patterns
+                        .iter()
+                        .any(|p| self.g.pattern(*p).is_ok_and(|c| c.is_match(k)))
+            };
+            if d.record && !d.all && m.keys().any(undeclared) {
+                return Err(Fail::Invalid(Site {
+                    node: id,
+                    keyword: "properties",
+                }));
+            }
+        }
+        r
+    }
+
+    fn node_in(&mut self, id: NodeId, v: &Value, in_place: usize) -> Res {
         self.steps += 1;
         if self.steps > MAX_STEPS {
             return Err(Fail::Unknown(format!(
@@ -552,6 +593,7 @@ impl<'a> Ev<'_, 'a> {
                 acc.take(r)?;
                 acc.ann.props.insert(name.clone());
             }
+            acc.ann.all_props = true;
         }
         if let Some(w) = pattern_unknown {
             acc.unknown.get_or_insert(w);
@@ -678,4 +720,71 @@ impl<'a> Ev<'_, 'a> {
         }
         Ok(())
     }
+}
+
+/// The names a node declares for the object it stands at, through every
+/// subschema applied in place (whichever of its alternatives the value
+/// takes: a name an alternative declares is one callers send on purpose).
+struct Declared<'a> {
+    names: HashSet<&'a str>,
+    patterns: Vec<super::PatternId>,
+    /// An `additionalProperties` / `unevaluatedProperties` that says
+    /// something (not `true` or `{}`) takes every other name.
+    all: bool,
+    /// It declares names at all (`properties`, `patternProperties`, or
+    /// `type: object`: a struct); `{}` is any JSON value, a map.
+    record: bool,
+}
+
+fn declared_at<'a>(g: &Graph<'a>, id: NodeId) -> Declared<'a> {
+    let mut d = Declared {
+        names: HashSet::new(),
+        patterns: vec![],
+        all: false,
+        record: false,
+    };
+    let mut todo = vec![id];
+    let mut seen = HashSet::new();
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n) || seen.len() > 4096 {
+            continue;
+        }
+        let Some(k) = g.keywords(n) else { continue };
+        // (a name listed only in `required` or `dependentRequired` is declared)
+        d.names.extend(k.properties.iter().map(|(p, _)| *p));
+        d.names.extend(k.required.iter().copied());
+        for (n, names) in &k.dependent_required {
+            d.names.insert(n);
+            d.names.extend(names.iter().copied());
+        }
+        d.names.extend(k.dependent_schemas.iter().map(|(n, _)| *n));
+        d.patterns
+            .extend(k.pattern_properties.iter().map(|(p, _)| *p));
+        if !k.properties.is_empty()
+            || !k.pattern_properties.is_empty()
+            || k.types.is_some_and(|t| t.contains(TypeSet::OBJECT))
+        {
+            d.record = true;
+        }
+        for x in k
+            .additional_properties
+            .iter()
+            .chain(k.unevaluated_properties.iter())
+        {
+            if !g.says_nothing(*x) {
+                d.all = true;
+            }
+        }
+        todo.extend(k.reference.iter().chain(k.dynamic_reference.iter()));
+        todo.extend(k.all_of.iter().chain(&k.any_of).chain(&k.one_of));
+        todo.extend(
+            k.not
+                .iter()
+                .chain(k.if_.iter())
+                .chain(k.then_.iter())
+                .chain(k.else_.iter()),
+        );
+        todo.extend(k.dependent_schemas.iter().map(|(_, s)| *s));
+    }
+    d
 }

@@ -9,6 +9,7 @@
 //! references and `allOf`/`anyOf`/`oneOf` with cycles answered "not
 //! finite" (no claim); the hash is refined a few rounds over the edges.
 
+use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -23,8 +24,9 @@ use crate::schema::types::TypeSet;
 const MAX_FINITE: usize = 250_000;
 /// Passes of the type fixed point (each only narrows; stopping early stays sound).
 const MAX_TYPE_PASSES: usize = 64;
-/// Rounds of hash refinement over the edges.
-const HASH_ROUNDS: usize = 4;
+/// Rounds of hash refinement over the edges, at most (refinement stops
+/// earlier, once a round tells no more nodes apart).
+const MAX_HASH_ROUNDS: usize = 512;
 
 #[derive(Debug, Default)]
 pub struct Facts<'a> {
@@ -33,6 +35,9 @@ pub struct Facts<'a> {
     pub hash: Vec<u64>,
     /// How many nodes the facts cover (the rest were added since).
     done: usize,
+    /// Pairs [`same`] has settled (it is asked again and again of the same
+    /// pairs: every conjunction holding a node and a negation).
+    same: RefCell<HashMap<(NodeId, NodeId), bool>>,
     _p: std::marker::PhantomData<&'a ()>,
 }
 
@@ -282,7 +287,7 @@ fn local_hash(g: &Graph<'_>, id: NodeId) -> u64 {
         Body::Meta(d) => (3u8, d).hash(&mut h),
         Body::Schema(k) => {
             2u8.hash(&mut h);
-            local_key(g, k).hash(&mut h);
+            local_key(k).hash(&mut h);
             for v in k.enumeration.into_iter().flatten().chain(k.constant) {
                 hash_value(v, &mut h);
             }
@@ -291,53 +296,84 @@ fn local_hash(g: &Graph<'_>, id: NodeId) -> u64 {
     h.finish()
 }
 
-/// Everything of a node but its enum/const values and the targets of its edges.
-fn local_key(g: &Graph<'_>, k: &Keywords<'_>) -> String {
-    let pat = |p: super::PatternId| g.pattern_source(p);
-    format!(
-        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{:?}",
-        k.types,
-        k.enumeration.map(<[Value]>::len),
-        k.constant.is_some(),
-        k.minimum,
-        k.exclusive_minimum,
-        k.maximum,
-        k.exclusive_maximum,
-        k.multiple_of,
-        k.width,
-        k.min_length,
-        k.max_length,
-        k.pattern.map(pat),
-        k.format,
-        k.min_contains,
-        k.max_contains,
-        k.min_items,
-        k.max_items,
-        k.unique_items,
-        k.properties.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
-        k.pattern_properties.iter().map(|(p, _)| pat(*p)).collect::<Vec<_>>(),
-        k.required,
-        k.dependent_required,
-        k.prefix_items.len(),
-        k.dependent_schemas.len(),
-        k.dependent_schemas.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
-        k.min_properties,
-        k.max_properties,
-        k.malformed,
-        k.all_of.len(),
-        k.any_of.len(),
-        k.one_of.len(),
-        u8::from(k.items.is_some()),
-        u8::from(k.contains.is_some()),
-        u8::from(k.unevaluated_items.is_some()),
-        u8::from(k.additional_properties.is_some()),
-        u8::from(k.property_names.is_some()),
-        u8::from(k.unevaluated_properties.is_some()),
-        u8::from(k.not.is_some()),
-        u8::from(k.if_.is_some()) * 4 + u8::from(k.then_.is_some()) * 2 + u8::from(k.else_.is_some()),
-        u8::from(k.reference.is_some()),
-        u8::from(k.dynamic_reference.is_some()),
-        (),
+/// The names of a list of `(name, edge)` pairs (the edges' targets are
+/// compared through the edges).
+struct Names<'k, N>(&'k [(N, NodeId)]);
+
+impl<N: Hash> Hash for Names<'_, N> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.0.len().hash(h);
+        for (n, _) in self.0 {
+            n.hash(h);
+        }
+    }
+}
+
+impl<N: PartialEq> PartialEq for Names<'_, N> {
+    fn eq(&self, o: &Self) -> bool {
+        self.0.len() == o.0.len() && self.0.iter().zip(o.0).all(|(a, b)| a.0 == b.0)
+    }
+}
+
+impl<N: Eq> Eq for Names<'_, N> {}
+
+/// Everything of a node but its enum/const values and the targets of its
+/// edges (how many edges of each kind it has included), borrowed: equal
+/// keys, equal local meaning. (Patterns are interned by source, so equal
+/// ids are equal patterns.)
+#[allow(clippy::type_complexity)]
+fn local_key<'k, 'a>(k: &'k Keywords<'a>) -> impl Hash + Eq + 'k {
+    let count = |e: Option<NodeId>| u8::from(e.is_some());
+    (
+        (
+            k.types,
+            k.enumeration.map(<[Value]>::len),
+            k.constant.is_some(),
+            (
+                k.minimum,
+                k.exclusive_minimum,
+                k.maximum,
+                k.exclusive_maximum,
+            ),
+            k.multiple_of,
+            k.width,
+            (k.min_length, k.max_length, k.pattern, k.format, k.content),
+        ),
+        (
+            (k.min_contains, k.max_contains, k.min_items, k.max_items),
+            k.unique_items,
+            k.prefix_items.len(),
+            [
+                count(k.items),
+                count(k.contains),
+                count(k.unevaluated_items),
+            ],
+        ),
+        (
+            Names(&k.properties),
+            Names(&k.pattern_properties),
+            &k.required,
+            &k.dependent_required,
+            Names(&k.dependent_schemas),
+            (k.min_properties, k.max_properties),
+            [
+                count(k.additional_properties),
+                count(k.property_names),
+                count(k.unevaluated_properties),
+            ],
+        ),
+        (
+            &k.malformed,
+            [k.all_of.len(), k.any_of.len(), k.one_of.len()],
+            [
+                count(k.not),
+                count(k.if_),
+                count(k.then_),
+                count(k.else_),
+                count(k.reference),
+                count(k.dynamic_reference),
+            ],
+        ),
     )
 }
 
@@ -370,30 +406,79 @@ fn hashes(g: &mut Graph<'_>, from: usize) {
     let n = g.nodes.len();
     let local: Vec<u64> = (from..n).map(|i| local_hash(g, NodeId(i as u32))).collect();
     g.facts.hash[from..n].copy_from_slice(&local);
-    for _ in 0..HASH_ROUNDS {
-        let next: Vec<u64> = (from..n)
-            .map(|i| {
+    // refined until a round tells no more nodes apart (a partition that
+    // stops splitting is stable: nodes are then as distinct as hashes of
+    // their whole reachable structure would make them), so that a long
+    // self-similar chain does not leave its links all alike
+    let classes = |h: &[u64]| {
+        let mut v = h.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
+    };
+    let mut distinct = classes(&local);
+    // the edges of every node, read once: (start, end) into one list
+    let mut targets: Vec<usize> = vec![];
+    let spans: Vec<(usize, usize)> = (from..n)
+        .map(|i| {
+            let start = targets.len();
+            if let Body::Schema(k) = &g.nodes[i].body {
+                targets.extend(edges(k).into_iter().map(NodeId::index));
+            }
+            (start, targets.len())
+        })
+        .collect();
+    for _ in 0..MAX_HASH_ROUNDS {
+        let next: Vec<u64> = spans
+            .iter()
+            .zip(&local)
+            .map(|(&(a, b), own)| {
                 let mut h = DefaultHasher::new();
-                local[i - from].hash(&mut h);
-                if let Body::Schema(k) = &g.nodes[i].body {
-                    for e in edges(k) {
-                        g.facts.hash[e.index()].hash(&mut h);
-                    }
+                own.hash(&mut h);
+                for e in &targets[a..b] {
+                    g.facts.hash[*e].hash(&mut h);
                 }
                 h.finish()
             })
             .collect();
         g.facts.hash[from..n].copy_from_slice(&next);
+        let now = classes(&next);
+        if now <= distinct {
+            break;
+        }
+        distinct = now;
     }
 }
 
 /// Do `a` and `b` mean the same, structurally (equal keywords, and edges to
 /// nodes that mean the same, coinductively)? Sound: equal structure
 /// accepts equal values. Bounded by `budget` node pairs (false past it).
+/// Each pair is settled once per graph: a "no" never rests on an
+/// assumption, so every "no" is kept; the pairs assumed on the way to a
+/// "yes" are kept once the whole question is answered yes.
 pub fn same(g: &Graph<'_>, a: NodeId, b: NodeId) -> bool {
+    if a == b {
+        return true;
+    }
+    if g.facts.hash[a.index()] != g.facts.hash[b.index()] {
+        return false;
+    }
+    if let Some(known) = g.facts.same.borrow().get(&(a, b)) {
+        return *known;
+    }
     let mut assumed = HashSet::new();
     let mut budget = 20_000usize;
-    same_in(g, a, b, &mut assumed, &mut budget)
+    let yes = same_in(g, a, b, &mut assumed, &mut budget);
+    if yes {
+        let mut memo = g.facts.same.borrow_mut();
+        memo.extend(assumed.into_iter().map(|p| (p, true)));
+    }
+    yes
+}
+
+/// A node's `enum` values, then its `const`.
+fn values<'k>(k: &'k Keywords<'_>) -> impl Iterator<Item = &'k Value> {
+    k.enumeration.into_iter().flatten().chain(k.constant)
 }
 
 fn same_in(
@@ -409,6 +494,9 @@ fn same_in(
     if g.facts.hash[a.index()] != g.facts.hash[b.index()] {
         return false;
     }
+    if let Some(known) = g.facts.same.borrow().get(&(a, b)) {
+        return *known;
+    }
     if *budget == 0 {
         return false;
     }
@@ -417,34 +505,30 @@ fn same_in(
     if na.draft != nb.draft {
         return false;
     }
-    match (&na.body, &nb.body) {
+    let yes = match (&na.body, &nb.body) {
         (Body::Bool(x), Body::Bool(y)) => x == y,
         (Body::Unresolved(x), Body::Unresolved(y)) => x == y && !x.is_empty(),
         (Body::Meta(x), Body::Meta(y)) => x == y,
         (Body::Schema(x), Body::Schema(y)) => {
-            if local_key(g, x) != local_key(g, y) {
-                return false;
+            let same_values = values(x).count() == values(y).count()
+                && values(x).zip(values(y)).all(|(p, q)| json_eq(p, q));
+            if local_key(x) != local_key(y) || !same_values {
+                false
+            } else {
+                assumed.insert((a, b));
+                let (ex, ey) = (edges(x), edges(y));
+                ex.len() == ey.len()
+                    && ex
+                        .iter()
+                        .zip(&ey)
+                        .all(|(p, q)| same_in(g, *p, *q, assumed, budget))
             }
-            let values = |k: &Keywords<'_>| -> Vec<Value> {
-                k.enumeration
-                    .into_iter()
-                    .flatten()
-                    .chain(k.constant)
-                    .cloned()
-                    .collect()
-            };
-            let (vx, vy) = (values(x), values(y));
-            if vx.len() != vy.len() || vx.iter().zip(&vy).any(|(p, q)| !json_eq(p, q)) {
-                return false;
-            }
-            assumed.insert((a, b));
-            let (ex, ey) = (edges(x), edges(y));
-            ex.len() == ey.len()
-                && ex
-                    .iter()
-                    .zip(&ey)
-                    .all(|(p, q)| same_in(g, *p, *q, assumed, budget))
         }
         _ => false,
+    };
+    // (a "no" past the budget is only "not shown": not kept)
+    if !yes && *budget > 0 {
+        g.facts.same.borrow_mut().insert((a, b), false);
     }
+    yes
 }

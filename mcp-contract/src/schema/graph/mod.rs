@@ -297,6 +297,18 @@ impl<'a> Graph<'a> {
         self.facts.hash[id.index()]
     }
 
+    /// Is `id` `true` or `{}` (annotations aside): a schema that says nothing?
+    pub fn says_nothing(&self, id: NodeId) -> bool {
+        match &self.node(id).body {
+            Body::Bool(b) => *b,
+            Body::Schema(k) => k.raw.is_some_and(|m| {
+                m.keys()
+                    .all(|kw| crate::schema::ANNOTATION_KEYWORDS.contains(&kw.as_str()))
+            }),
+            _ => false,
+        }
+    }
+
     /// Does `id` accept no value at all, as far as its keywords show?
     pub fn accepts_nothing(&self, id: NodeId) -> bool {
         self.types(id).is_empty()
