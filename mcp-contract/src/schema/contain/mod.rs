@@ -428,24 +428,8 @@ impl<'g, 'a> Decider<'g, 'a> {
         ty: Ty,
     ) -> Ans {
         let mut ors: Vec<Rc<[F<'a>]>> = vec![];
-        while let Some(f) = todo.pop() {
-            match f {
-                F::True => {}
-                F::False => return Ans::Unsat,
-                F::Unknown(w) => {
-                    unknown.get_or_insert(w);
-                }
-                F::And(parts) => todo.extend(parts.iter().cloned()),
-                F::Or(alts) => ors.push(alts),
-                F::A(a, s) => {
-                    if atoms.iter().any(|(b, t)| *b == a && *t != s) {
-                        return Ans::Unsat;
-                    }
-                    if !atoms.iter().any(|(b, t)| *b == a && *t == s) {
-                        atoms.push((a, s));
-                    }
-                }
-            }
+        if absorb(&mut todo, &mut atoms, &mut ors, &mut unknown).is_err() {
+            return Ans::Unsat;
         }
         // unit propagation: a disjunction with an alternative the atoms
         // already imply holds; an alternative they refute is dropped; one
@@ -480,27 +464,9 @@ impl<'g, 'a> Decider<'g, 'a> {
             if units.is_empty() {
                 break;
             }
-            for f in units {
-                todo.push(f);
-            }
-            while let Some(f) = todo.pop() {
-                match f {
-                    F::True => {}
-                    F::False => return Ans::Unsat,
-                    F::Unknown(w) => {
-                        unknown.get_or_insert(w);
-                    }
-                    F::And(parts) => todo.extend(parts.iter().cloned()),
-                    F::Or(alts) => ors.push(alts),
-                    F::A(a, s) => {
-                        if atoms.iter().any(|(b, t)| *b == a && *t != s) {
-                            return Ans::Unsat;
-                        }
-                        if !atoms.iter().any(|(b, t)| *b == a && *t == s) {
-                            atoms.push((a, s));
-                        }
-                    }
-                }
+            todo.extend(units);
+            if absorb(&mut todo, &mut atoms, &mut ors, &mut unknown).is_err() {
+                return Ans::Unsat;
             }
         }
         if !self.step() {
@@ -541,6 +507,38 @@ impl<'g, 'a> Decider<'g, 'a> {
         }
         result
     }
+}
+
+/// Takes the formulas of `todo` into the conjunction: atoms into `atoms`
+/// (once each), disjunctions into `ors`, the first undecided part's reason
+/// into `unknown`; `Err` when the conjunction is already contradictory.
+#[allow(clippy::type_complexity)]
+fn absorb<'a>(
+    todo: &mut Vec<F<'a>>,
+    atoms: &mut Vec<(Atom<'a>, bool)>,
+    ors: &mut Vec<Rc<[F<'a>]>>,
+    unknown: &mut Option<Rc<str>>,
+) -> Result<(), ()> {
+    while let Some(f) = todo.pop() {
+        match f {
+            F::True => {}
+            F::False => return Err(()),
+            F::Unknown(w) => {
+                unknown.get_or_insert(w);
+            }
+            F::And(parts) => todo.extend(parts.iter().cloned()),
+            F::Or(alts) => ors.push(alts),
+            F::A(a, s) => {
+                if atoms.iter().any(|(b, t)| *b == a && *t != s) {
+                    return Err(());
+                }
+                if !atoms.iter().any(|(b, t)| *b == a && *t == s) {
+                    atoms.push((a, s));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 impl<'a> Decider<'_, 'a> {
